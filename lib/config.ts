@@ -1,0 +1,182 @@
+// The only reader of process.env. Every variable is validated here, once, at start;
+// a bad value stops the start with a message that names the variable.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Joi from 'joi';
+import { projectRoot } from './paths.js';
+
+export const RATE_LIMITED_OPERATIONS = [
+  'login',
+  'register',
+  'forgot_password',
+  'reset_password',
+  'setup_account',
+  'verify_email',
+  'resend_verification',
+  'api',
+] as const;
+export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
+
+export interface RateLimitBudget {
+  max: number;
+  windowMs: number;
+}
+
+// Documented in the README's configuration table; `api` is the anonymous budget
+// (a logged-in caller gets three times it, never on the public forms).
+export const DEFAULT_RATE_LIMITS: Record<RateLimitedOperation, string> = {
+  login: '10/15m',
+  register: '5/1h',
+  forgot_password: '5/1h',
+  reset_password: '10/1h',
+  setup_account: '10/1h',
+  verify_email: '10/1h',
+  resend_verification: '5/1h',
+  api: '300/5m',
+};
+
+export type TrustProxySetting = false | number | string[];
+
+export interface Config {
+  nodeEnv: string;
+  isProduction: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  port: number;
+  host: string;
+  baseUrl: string;
+  sessionSecret: string;
+  appName: string;
+  /** Raw APP_AUTH_REGISTRATION: only the exact string 'false' closes registration. */
+  registrationFlag: string | undefined;
+  trustProxy: TrustProxySetting;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  uploadDir: string;
+  logLevel: string;
+  passwordHashCost: number;
+  passwordHashThreads: number;
+  rateLimits: Record<RateLimitedOperation, RateLimitBudget>;
+}
+
+export class ConfigError extends Error {}
+
+const WINDOW_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+export function parseRateLimit(value: string, variable: string): RateLimitBudget {
+  const match = /^(\d+)\/(\d+)([smhd])$/.exec(value.trim());
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+    throw new ConfigError(`${variable} must look like "10/15m" (count/window, window in s, m, h or d); got "${value}"`);
+  }
+  return { max: Number(match[1]), windowMs: Number(match[2]) * WINDOW_UNITS[match[3]] };
+}
+
+// `true` would trust any X-Forwarded-For, letting every client pick its own address
+// and so its own rate-limit bucket: refused on purpose.
+export function parseTrustProxy(value: string | undefined): TrustProxySetting {
+  if (value === undefined || value.trim() === '') return false;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    if (hops < 1 || hops > 10) throw new ConfigError('APP_TRUST_PROXY as a hop count must be between 1 and 10');
+    return hops;
+  }
+  const entries = trimmed.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  const address = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
+  for (const entry of entries) {
+    if (!named.has(entry) && !address.test(entry)) {
+      throw new ConfigError(
+        `APP_TRUST_PROXY must be a hop count, "loopback", "linklocal", "uniquelocal" or a comma-separated list of addresses/subnets; got "${entry}"`,
+      );
+    }
+  }
+  return entries;
+}
+
+const envSchema = Joi.object({
+  NODE_ENV: Joi.string().valid('production', 'development', 'test').default('development'),
+  DATA_DIR: Joi.string(),
+  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  HOST: Joi.string().hostname().default('127.0.0.1'),
+  BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  SESSION_SECRET: Joi.string().min(32),
+  APP_NAME: Joi.string().max(100).default('Site'),
+  APP_AUTH_REGISTRATION: Joi.string().allow(''),
+  APP_TRUST_PROXY: Joi.string().allow(''),
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  MAIL_FROM: Joi.string(),
+  UPLOAD_DIR: Joi.string(),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  PASSWORD_HASH_COST: Joi.number().integer().min(4).max(15).default(11),
+  PASSWORD_HASH_THREADS: Joi.number().integer().min(1).max(16).default(2),
+})
+  .unknown(true)
+  .messages({ 'any.only': '{{#label}} must be one of {{#valids}}' });
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { value, error } = envSchema.validate(env, { abortEarly: true, convert: true });
+  if (error) throw new ConfigError(`Invalid configuration: ${error.message}`);
+  const isProduction = value.NODE_ENV === 'production';
+  const dataDir = path.resolve(projectRoot, value.DATA_DIR ?? 'data');
+
+  if (isProduction && !value.SESSION_SECRET) {
+    throw new ConfigError('SESSION_SECRET is required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (isProduction && value.PASSWORD_HASH_COST < 11) {
+    throw new ConfigError('PASSWORD_HASH_COST must be 11 or more when NODE_ENV=production');
+  }
+
+  const rateLimits = {} as Record<RateLimitedOperation, RateLimitBudget>;
+  for (const operation of RATE_LIMITED_OPERATIONS) {
+    const variable = `RATE_LIMIT_${operation.toUpperCase()}`;
+    rateLimits[operation] = parseRateLimit(env[variable] ?? DEFAULT_RATE_LIMITS[operation], variable);
+  }
+
+  const port = value.PORT as number;
+  const appName = value.APP_NAME as string;
+  return {
+    nodeEnv: value.NODE_ENV,
+    isProduction,
+    dataDir,
+    databaseUrl: value.DATABASE_URL,
+    port,
+    host: value.HOST,
+    baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    sessionSecret: value.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    appName,
+    registrationFlag: value.APP_AUTH_REGISTRATION,
+    trustProxy: parseTrustProxy(value.APP_TRUST_PROXY),
+    smtpUrl: value.SMTP_URL,
+    mailFrom: value.MAIL_FROM ?? `"${appName.replace(/"/g, '')}" <no-reply@localhost>`,
+    uploadDir: path.resolve(projectRoot, value.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    logLevel: value.LOG_LEVEL,
+    passwordHashCost: value.PASSWORD_HASH_COST,
+    passwordHashThreads: value.PASSWORD_HASH_THREADS,
+    rateLimits,
+  };
+}
+
+// createApp() installs the configuration it was given, so that models which need a
+// setting (registration flag, base URL, hash cost) read the one the app runs with.
+let active: Config | undefined;
+
+export function setActiveConfig(config: Config): void {
+  active = config;
+}
+
+export function activeConfig(): Config {
+  if (!active) throw new Error('No configuration installed: call createApp(config) first');
+  return active;
+}

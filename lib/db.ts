@@ -1,0 +1,86 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { logger } from './logger.js';
+import { projectRoot } from './paths.js';
+
+// Every model function takes an optional executor: the shared pool by default, or a
+// transaction so that several writes commit or fail together.
+export type Executor = Knex | Knex.Transaction;
+
+// Return BIGINT counts and ids as numbers and timestamps as Date (pg default); NUMERIC
+// is not used by the schema.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+let instance: Knex | undefined;
+
+export function db(): Knex {
+  if (!instance) throw new Error('Database not initialised: call initDb() first');
+  return instance;
+}
+
+export function createKnex(connectionString: string, poolMax = 10): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString, application_name: 'site-core' },
+    pool: {
+      min: 0,
+      max: poolMax,
+      // A connection killed while idle (server restart, pg_terminate_backend) must
+      // not crash the process: log it, and knex discards the broken client.
+      afterCreate(connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) {
+        connection.on('error', (error) => logger.warn({ err: error.message }, 'database connection lost'));
+        done(null, connection);
+      },
+    },
+    acquireConnectionTimeout: 5000,
+    migrations: { migrationSource: new MigrationSource(), tableName: 'knex_migrations' },
+  });
+}
+
+export function initDb(connectionString: string): Knex {
+  if (!instance) instance = createKnex(connectionString);
+  return instance;
+}
+
+export async function closeDb(): Promise<void> {
+  const current = instance;
+  instance = undefined;
+  if (current) await current.destroy();
+}
+
+/**
+ * Knex records a migration under its file name; stripping the extension lets the
+ * TypeScript sources (tsx, tests) and the compiled dist/ files share one history.
+ */
+export class MigrationSource implements Knex.MigrationSource<string> {
+  constructor(private readonly directory = resolveMigrationsDir()) {}
+
+  async getMigrations(): Promise<string[]> {
+    return readdirSync(this.directory)
+      .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'))
+      .sort();
+  }
+
+  getMigrationName(file: string): string {
+    return file.replace(/\.(ts|js)$/, '');
+  }
+
+  async getMigration(file: string): Promise<Knex.Migration> {
+    return import(pathToFileURL(path.join(this.directory, file)).href);
+  }
+}
+
+function resolveMigrationsDir(): string {
+  // Compiled runs load dist/migrations (.js); sources load migrations/ (.ts).
+  const compiled = import.meta.url.includes('/dist/');
+  return path.join(projectRoot, compiled ? 'dist/migrations' : 'migrations');
+}
+
+/** Names of the migrations not yet applied to this database. */
+export async function pendingMigrations(knex: Knex = db()): Promise<string[]> {
+  const [, pending] = (await knex.migrate.list()) as [unknown[], Array<{ file: string } | string>];
+  return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
+}

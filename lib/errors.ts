@@ -1,0 +1,113 @@
+// One error hierarchy. Errors are thrown where the rule lives and mapped to an HTTP
+// status exactly once, by middleware/error-handler.ts. Every AppError's message is
+// written for the person reading it; anything that is not an AppError is internal and
+// is replaced by a generic message.
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  status = 500;
+  code = 'internal_error';
+  details?: ErrorDetail[];
+
+  constructor(message: string, options?: { code?: string; details?: ErrorDetail[]; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    if (options?.code) this.code = options.code;
+    if (options?.details) this.details = options.details;
+  }
+}
+
+export class ValidationError extends AppError {
+  override status = 400;
+  override code = 'validation_error';
+}
+
+/** A failure the user can act on (expired link, wrong current password…): shown as it is. */
+export class UserFacingError extends AppError {
+  override status = 400;
+  override code = 'user_error';
+}
+
+export class UnauthenticatedError extends AppError {
+  override status = 401;
+  override code = 'unauthenticated';
+}
+
+export class InvalidCredentialsError extends AppError {
+  override status = 401;
+  override code = 'invalid_credentials';
+}
+
+/** Raised by login() only when the password is right and the address is not verified. */
+export class EmailNotVerifiedError extends AppError {
+  override status = 401;
+  override code = 'email_unverified';
+}
+
+export class ForbiddenError extends AppError {
+  override status = 403;
+  override code = 'forbidden';
+}
+
+export class NotFoundError extends AppError {
+  override status = 404;
+  override code = 'not_found';
+}
+
+export class ConflictError extends AppError {
+  override status = 409;
+  override code = 'conflict';
+}
+
+export class PayloadTooLargeError extends AppError {
+  override status = 413;
+  override code = 'payload_too_large';
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  override status = 415;
+  override code = 'unsupported_media_type';
+}
+
+export class RateLimitedError extends AppError {
+  override status = 429;
+  override code = 'rate_limited';
+  retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  override status = 503;
+  override code = 'service_unavailable';
+}
+
+const DATABASE_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown (pg_terminate_backend)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08003',
+  '08006',
+]);
+
+/** True for the errors pg and knex raise while the database cannot be reached. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code && DATABASE_UNAVAILABLE_CODES.has(code)) return true;
+  return /Connection terminated|connection timeout|Timeout acquiring a connection|Client has encountered a connection error|terminating connection/i.test(
+    error.message,
+  );
+}

@@ -1,0 +1,127 @@
+// Sessions: mounted only on the paths that use them (/auth, /admin, /account,
+// /app/api), never on public pages or assets. A request without the cookie costs no
+// query; one with it costs the session read plus one query for the user and its
+// permissions (read fresh, so a removed permission applies on the next request).
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import session from 'express-session';
+import signature from 'cookie-signature';
+import type { Config } from '../lib/config.js';
+import { nowMs } from '../lib/clock.js';
+import {
+  REFRESHED_SESSION_LIFETIME_MS,
+  SESSION_LIFETIME_MS,
+  SiteSessionStore,
+  extendSession,
+  validateSession,
+} from '../models/auth/sessions.js';
+import { findSessionUser, type SessionUser } from '../models/auth/users.js';
+
+export const SESSION_COOKIE = 'site.sid';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      user?: SessionUser;
+    }
+  }
+}
+
+export function createSessionMiddleware(config: Config): RequestHandler[] {
+  const sessionMiddleware = session({
+    name: SESSION_COOKIE,
+    secret: config.sessionSecret,
+    store: new SiteSessionStore(),
+    resave: false,
+    saveUninitialized: false,
+    rolling: false,
+    proxy: config.trustProxy !== false,
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      // Secure whenever the request arrived over HTTPS (directly or via a trusted proxy).
+      secure: 'auto',
+      maxAge: SESSION_LIFETIME_MS,
+      path: '/',
+    },
+  });
+  return [sessionMiddleware, loadSessionUser];
+}
+
+async function loadSessionUser(req: Request, res: Response, next: NextFunction): Promise<void> {
+  const userId = req.session?.userId;
+  if (userId !== undefined) {
+    const user = await findSessionUser(userId);
+    if (user) {
+      req.user = user;
+      res.locals.user = user;
+    } else {
+      // The account was deleted: the session is worthless.
+      await destroyRequestSession(req);
+    }
+  }
+  next();
+}
+
+/** In-process equivalent of SPEC getSession(): the logged-in user of this request, or null. */
+export function getSession(req: Request): { user: SessionUser; id: string } | null {
+  return req.user ? { user: req.user, id: req.sessionID } : null;
+}
+
+function promisify(run: (callback: (error?: unknown) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => run((error) => (error ? reject(error) : resolve())));
+}
+
+/**
+ * Opens a session for the user after a successful login or first-run creation. The id
+ * is regenerated first, so a session id planted before login is worthless (fixation).
+ */
+export async function logInSession(req: Request, user: SessionUser | { id: number }): Promise<void> {
+  await promisify((done) => req.session.regenerate(done));
+  req.session.userId = user.id;
+  req.session.ip = req.ip;
+  req.session.userAgent = req.get('user-agent')?.slice(0, 512);
+  req.session.lastSeenAt = nowMs();
+  await promisify((done) => req.session.save(done));
+}
+
+export async function destroyRequestSession(req: Request): Promise<void> {
+  if (!req.session) return;
+  await promisify((done) => req.session.destroy(done));
+  req.user = undefined;
+}
+
+/** Logout: the session is removed from storage and the cookie cleared. */
+export async function logOutSession(req: Request, res: Response): Promise<void> {
+  await destroyRequestSession(req);
+  res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+}
+
+function writeSessionCookie(req: Request, res: Response, token: string, maxAge: number): void {
+  res.cookie(SESSION_COOKIE, 's:' + signature.sign(token, req.app.locals.config.sessionSecret), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.secure,
+    path: '/',
+    maxAge,
+  });
+}
+
+/**
+ * Adopts an existing stored session (after external authentication): the token is
+ * checked against storage first, so an arbitrary token is refused.
+ */
+export async function setSessionCookie(req: Request, res: Response, token: string): Promise<boolean> {
+  const valid = await validateSession(token);
+  if (!valid) return false;
+  writeSessionCookie(req, res, token, Math.max(0, valid.expiresAt.getTime() - nowMs()));
+  return true;
+}
+
+/** Revalidates the token and extends the session and its cookie to 30 days. */
+export async function refreshSessionCookie(req: Request, res: Response, token: string): Promise<boolean> {
+  const expiresAt = await extendSession(token);
+  if (!expiresAt) return false;
+  writeSessionCookie(req, res, token, REFRESHED_SESSION_LIFETIME_MS);
+  return true;
+}

@@ -1,0 +1,103 @@
+// The users data layer (the spec's core/users): every SQL statement on app_auth_users
+// and its role links. Secrets never leave the models: rows returned here carry no hash.
+import { db, type Executor } from '../../lib/db.js';
+import { ConflictError } from '../../lib/errors.js';
+import { authMessages } from './messages.js';
+
+export interface User {
+  id: number;
+  email: string;
+  name: string;
+  role: string;
+  roles: string[];
+  email_verified: boolean;
+  image: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The logged-in user as middleware sees it: the user plus effective permissions. */
+export interface SessionUser extends User {
+  permissions: string[];
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+// Effective roles: the primary role plus the assigned ones, primary first.
+const USER_COLUMNS = `
+  u.id, u.email, u.name, r.name AS role, u.email_verified, u.image, u.created_at, u.updated_at,
+  ARRAY(
+    SELECT name FROM (
+      SELECT r.name, 0 AS rank
+      UNION
+      SELECT r2.name, 1 FROM app_auth_user_roles ur JOIN app_auth_roles r2 ON r2.id = ur.role_id
+      WHERE ur.user_id = u.id
+    ) effective ORDER BY rank, name
+  ) AS roles`;
+
+const USER_FROM = 'app_auth_users u JOIN app_auth_roles r ON r.id = u.role_id';
+
+// The admin role holds every permission by definition, even one added after its seed.
+const PERMISSIONS_SUBQUERY = `
+  ARRAY(
+    SELECT p.key FROM app_auth_permissions p
+    WHERE EXISTS (
+      SELECT 1 FROM app_auth_roles er
+      LEFT JOIN app_auth_role_permissions rp ON rp.role_id = er.id AND rp.permission_key = p.key
+      WHERE (er.id = u.role_id OR er.id IN (SELECT role_id FROM app_auth_user_roles WHERE user_id = u.id))
+        AND (er.name = 'admin' OR rp.permission_key IS NOT NULL)
+    )
+    ORDER BY p.key
+  ) AS permissions`;
+
+export async function findUserById(id: number, trx: Executor = db()): Promise<User | undefined> {
+  const result = await trx.raw(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.id = ?`, [id]);
+  return result.rows[0];
+}
+
+export async function findUserByEmail(email: string, trx: Executor = db()): Promise<User | undefined> {
+  const result = await trx.raw(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.email = ?`, [normalizeEmail(email)]);
+  return result.rows[0];
+}
+
+/** One statement: the user, its roles and its permissions, read fresh on each request. */
+export async function findSessionUser(id: number, trx: Executor = db()): Promise<SessionUser | undefined> {
+  const result = await trx.raw(`SELECT ${USER_COLUMNS}, ${PERMISSIONS_SUBQUERY} FROM ${USER_FROM} WHERE u.id = ?`, [id]);
+  return result.rows[0];
+}
+
+export async function countUsers(trx: Executor = db()): Promise<number> {
+  const row = await trx('app_auth_users').count<{ count: number }[]>({ count: '*' }).first();
+  return Number(row?.count ?? 0);
+}
+
+export async function roleIdByName(name: string, trx: Executor = db()): Promise<number | undefined> {
+  const row = await trx('app_auth_roles').where({ name }).first('id');
+  return row?.id;
+}
+
+export interface NewUser {
+  email: string;
+  name: string;
+  role?: string;
+  emailVerified: boolean;
+}
+
+/** Inserts the user row; a taken address is a ConflictError. */
+export async function insertUser(user: NewUser, trx: Executor = db()): Promise<User> {
+  const roleId = await roleIdByName(user.role ?? 'user', trx);
+  if (!roleId) throw new ConflictError(authMessages.unknownRole);
+  const inserted = await trx('app_auth_users')
+    .insert({ email: normalizeEmail(user.email), name: user.name.trim(), role_id: roleId, email_verified: user.emailVerified })
+    .onConflict('email')
+    .ignore()
+    .returning('id');
+  if (inserted.length === 0) throw new ConflictError(authMessages.emailTaken, { code: 'email_taken' });
+  return (await findUserById(inserted[0].id, trx))!;
+}
+
+export async function markEmailVerified(userId: number, trx: Executor = db()): Promise<void> {
+  await trx('app_auth_users').where({ id: userId }).update({ email_verified: true, updated_at: trx.fn.now() });
+}

@@ -1,0 +1,83 @@
+// Verification, reset, invitation and address-change tokens. A token is 256 random
+// bits; only its SHA-256 is stored; it is consumed by one atomic DELETE … RETURNING
+// (two concurrent uses: exactly one wins); issuing a new token of a kind for an
+// account deletes the older ones of that kind.
+import { db, type Executor } from '../../lib/db.js';
+import { now } from '../../lib/clock.js';
+import { generateToken, hashToken } from '../../lib/tokens.js';
+import { normalizeEmail } from './users.js';
+
+export const TOKEN_LIFETIMES_MS = {
+  /** Link of VerificationEmail, after registration or a resend. */
+  email_verification: 24 * 3_600_000,
+  /** Link of PasswordResetEmail. */
+  password_reset: 1 * 3_600_000,
+  /** Link of InvitationEmail (SPEC: 48 hours). */
+  account_setup: 48 * 3_600_000,
+  /** Link of EmailChangeConfirmEmail, sent to the new address. */
+  email_change: 24 * 3_600_000,
+} as const;
+
+export type TokenKind = keyof typeof TOKEN_LIFETIMES_MS;
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+export async function issueToken(
+  kind: TokenKind,
+  user: { id: number; email: string },
+  payload: Record<string, unknown> = {},
+  trx: Executor = db(),
+): Promise<IssuedToken> {
+  const token = generateToken();
+  const expiresAt = new Date(now().getTime() + TOKEN_LIFETIMES_MS[kind]);
+  await trx('app_auth_verifications').where({ user_id: user.id, kind }).delete();
+  await trx('app_auth_verifications').insert({
+    kind,
+    identifier: normalizeEmail(user.email),
+    user_id: user.id,
+    token_hash: hashToken(token),
+    payload: JSON.stringify(payload),
+    expires_at: expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+export interface ConsumedToken {
+  userId: number;
+  identifier: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Consumes a token of this kind for this address: returns it once, then never again.
+ * A wrong, expired, reused or other-address token gives undefined. Pass identifier
+ * undefined only for links that carry no address (address-change confirmation).
+ */
+export async function consumeToken(
+  kind: TokenKind,
+  identifier: string | undefined,
+  token: string,
+  trx: Executor = db(),
+): Promise<ConsumedToken | undefined> {
+  const query = trx('app_auth_verifications').where({ kind, token_hash: hashToken(token) }).andWhere('expires_at', '>', now());
+  if (identifier !== undefined) query.andWhere({ identifier: normalizeEmail(identifier) });
+  const [row] = await query.delete().returning(['user_id', 'identifier', 'payload']);
+  if (!row) return undefined;
+  return { userId: row.user_id, identifier: row.identifier, payload: row.payload ?? {} };
+}
+
+/** Tells whether a token would be accepted, without consuming it (to pre-check a form). */
+export async function isTokenValid(kind: TokenKind, identifier: string, token: string, trx: Executor = db()): Promise<boolean> {
+  const row = await trx('app_auth_verifications')
+    .where({ kind, token_hash: hashToken(token), identifier: normalizeEmail(identifier) })
+    .andWhere('expires_at', '>', now())
+    .first('id');
+  return Boolean(row);
+}
+
+export async function deleteTokens(userId: number, kind: TokenKind, trx: Executor = db()): Promise<void> {
+  await trx('app_auth_verifications').where({ user_id: userId, kind }).delete();
+}

@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { db } from '../../lib/db.js';
+import { UserFacingError } from '../../lib/errors.js';
+import { createFirstAdmin, needsFirstRun } from '../../models/auth/registration.js';
+import { findSessionUser } from '../../models/auth/users.js';
+import { createTestApp, resetData } from '../support/app.js';
+
+describe('createFirstAdmin', () => {
+  before(() => createTestApp());
+  beforeEach(resetData);
+
+  it('creates a verified administrator holding every permission, then needsFirstRun() is false', async () => {
+    expect(await needsFirstRun()).to.equal(true);
+    const user = await createFirstAdmin({ email: ' Admin@Example.COM ', password: 'correct horse', name: 'Ada' });
+    expect(user).to.include({ email: 'admin@example.com', name: 'Ada', role: 'admin', email_verified: true });
+    expect(await needsFirstRun()).to.equal(false);
+    const loaded = await findSessionUser(user.id);
+    const allPermissions = (await db()('app_auth_permissions').pluck('key')).sort();
+    expect(loaded!.permissions).to.deep.equal(allPermissions);
+    expect(loaded!.permissions).to.include.members(['admin.access', 'users.manage', 'roles.manage']);
+    const account = await db()('app_auth_accounts').where({ user_id: user.id }).first();
+    expect(account.provider).to.equal('credential');
+    expect(account.password_hash).to.match(/^\$2[aby]\$/);
+  });
+
+  it('yields exactly one administrator out of 20 simultaneous submissions', async () => {
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) =>
+        createFirstAdmin({ email: `admin${index}@example.com`, password: 'correct horse', name: `Admin ${index}` }),
+      ),
+    );
+    const fulfilled = attempts.filter((attempt) => attempt.status === 'fulfilled');
+    const rejected = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected');
+    expect(fulfilled).to.have.length(1);
+    expect(rejected).to.have.length(19);
+    for (const failure of rejected) {
+      expect(failure.reason).to.be.instanceOf(UserFacingError);
+      expect(failure.reason.message).to.equal('Le compte administrateur existe déjà');
+    }
+    const users = await db()('app_auth_users').select('id');
+    expect(users).to.have.length(1);
+  });
+
+  it('refuses once any account exists and writes nothing', async () => {
+    await createFirstAdmin({ email: 'first@example.com', password: 'correct horse', name: 'First' });
+    let caught: unknown;
+    try {
+      await createFirstAdmin({ email: 'second@example.com', password: 'correct horse', name: 'Second' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).to.be.instanceOf(UserFacingError);
+    expect(await db()('app_auth_users').where({ email: 'second@example.com' }).first()).to.equal(undefined);
+  });
+});

@@ -1,0 +1,100 @@
+// A fresh, empty logical database for each test run: on TEST_DATABASE_URL's server
+// when set (CI), else on a throw-away embedded PostgreSQL. Dropped at the end.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { Knex } from 'knex';
+import { createKnex } from '../../lib/db.js';
+import { freePort, startEmbeddedPostgres, type RunningDatabase } from '../../lib/embedded-postgres.js';
+
+interface TestDatabase {
+  url: string;
+  adminUrl: string;
+  name: string;
+  embedded?: RunningDatabase;
+  scratchDir: string;
+}
+
+let current: TestDatabase | undefined;
+
+export function testDatabase(): TestDatabase {
+  if (!current) throw new Error('test database not started (test/support/hooks.ts)');
+  return current;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = '/' + database;
+  return parsed.toString();
+}
+
+export async function createScratchDatabase(adminUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, name);
+}
+
+export async function dropScratchDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startTestDatabase(): Promise<TestDatabase> {
+  const scratchDir = mkdtempSync(path.join(os.tmpdir(), 'site-test-'));
+  // When run as root, PostgreSQL runs as the postgres user, who must reach the cluster.
+  chmodSync(scratchDir, 0o755);
+  const name = `site_test_${process.pid}_${Date.now().toString(36)}`;
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  let embedded: RunningDatabase | undefined;
+  if (!adminUrl) {
+    // The cluster directory must be reachable by the unprivileged postgres user.
+    embedded = await startEmbeddedPostgres({ directory: path.join(scratchDir, 'pg'), port: await freePort(), persistent: false, database: 'postgres' });
+    adminUrl = embedded.url;
+  }
+  const url = await createScratchDatabase(adminUrl, name);
+  const knex = createKnex(url, 2);
+  try {
+    await knex.migrate.latest();
+  } finally {
+    await knex.destroy();
+  }
+  current = { url, adminUrl, name, embedded, scratchDir };
+  return current;
+}
+
+export async function stopTestDatabase(): Promise<void> {
+  if (!current) return;
+  const { adminUrl, name, embedded, scratchDir } = current;
+  current = undefined;
+  await dropScratchDatabase(adminUrl, name);
+  await embedded?.stop();
+  rmSync(scratchDir, { recursive: true, force: true });
+}
+
+// Reference data seeded by migrations stays; everything a test writes goes.
+const KEPT_TABLES = new Set([
+  'knex_migrations',
+  'knex_migrations_lock',
+  'app_auth_roles',
+  'app_auth_permissions',
+  'app_auth_permission_sections',
+  'app_auth_role_permissions',
+]);
+
+export async function resetDatabase(knex: Knex): Promise<void> {
+  const { rows } = await knex.raw(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+  const tables = rows.map((row: { tablename: string }) => row.tablename).filter((table: string) => !KEPT_TABLES.has(table));
+  if (tables.length) await knex.raw(`TRUNCATE ${tables.map((table: string) => `"${table}"`).join(', ')} RESTART IDENTITY CASCADE`);
+  await knex('app_auth_roles').where({ system: false }).delete();
+}
