@@ -1,0 +1,26 @@
+// CSRF, first line: a state-changing request whose Origin or Sec-Fetch-Site shows
+// another site is refused, whatever it carries. Forms add a token (middleware/csrf.ts);
+// the JSON API relies on this check plus accepting only application/json.
+import type { NextFunction, Request, Response } from 'express';
+import { ForbiddenError } from '../lib/errors.js';
+
+export const crossSiteMessage = 'Requête refusée : elle provient d’un autre site.';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isCrossSite(req: Request, baseUrl: string): boolean {
+  const fetchSite = req.get('sec-fetch-site');
+  if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
+  const origin = req.get('origin');
+  if (origin && origin !== 'null') {
+    const allowed = new Set([new URL(baseUrl).origin, `${req.protocol}://${req.get('host')}`]);
+    return !allowed.has(origin);
+  }
+  return origin === 'null';
+}
+
+export function refuseCrossSite(req: Request, _res: Response, next: NextFunction): void {
+  if (SAFE_METHODS.has(req.method)) return next();
+  if (isCrossSite(req, req.app.locals.config.baseUrl)) return next(new ForbiddenError(crossSiteMessage, { code: 'csrf' }));
+  next();
+}
