@@ -1,0 +1,9 @@
+// Subjects of the outgoing emails (SPEC A8), French, impersonal, «courriel».
+export const mailSubjects: Record<string, (appName: string) => string> = {
+  verification: (appName) => `Vérification du courriel — ${appName}`,
+  'password-reset': (appName) => `Réinitialisation du mot de passe — ${appName}`,
+  'password-changed': (appName) => `Mot de passe modifié — ${appName}`,
+  invitation: (appName) => `Invitation à activer un compte — ${appName}`,
+  'email-change-confirm': (appName) => `Confirmation de la nouvelle adresse de courriel — ${appName}`,
+  'email-change-notify': (appName) => `Changement de l’adresse de courriel — ${appName}`,
+};

@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { activeConfig } from '../../lib/config.js';
+import {
+  closeMailTransports,
+  sendEmailChangeConfirmEmail,
+  sendEmailChangeNotifyEmail,
+  sendInvitationEmail,
+  sendPasswordChangedEmail,
+  sendPasswordResetEmail,
+  sendVerificationEmail,
+} from '../../mail/index.js';
+import { createTestApp } from '../support/app.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+
+const FORBIDDEN_WORDS = /e-mail|avec succès/i;
+
+describe('mail', () => {
+  describe('with SMTP_URL set', () => {
+    let smtp: TestSmtpServer;
+    before(async () => {
+      smtp = await startSmtpServer();
+      createTestApp({ SMTP_URL: smtp.url, APP_NAME: 'Atelier & Co' });
+    });
+    after(async () => {
+      closeMailTransports();
+      await smtp.close();
+    });
+    beforeEach(() => {
+      smtp.clear();
+      smtp.setFailing(false);
+    });
+
+    it('delivers the verification email through the SMTP server with a link to /auth/confirm built from BASE_URL', async () => {
+      await sendVerificationEmail('ada@example.com', 'tok-123', 'http://site.test');
+      const message = await smtp.waitForMessage('ada@example.com');
+      expect(message.subject).to.equal('Vérification du courriel — Atelier & Co');
+      const link = smtp.linkIn(message, '/auth/confirm');
+      expect(link.origin).to.equal('http://site.test');
+      expect(link.searchParams.get('email')).to.equal('ada@example.com');
+      expect(link.searchParams.get('token')).to.equal('tok-123');
+      expect(message.html).to.include('Atelier &amp; Co');
+      expect(message.text).to.include('Atelier & Co');
+      expect(message.html).to.include(link.toString().replace(/&/g, '&amp;'));
+    });
+
+    it('sends each of the six templates in French with the application name and no forbidden wording', async () => {
+      await sendVerificationEmail('a@example.com', 't1', 'http://site.test');
+      await sendPasswordResetEmail('b@example.com', 't2', 'http://site.test');
+      await sendPasswordChangedEmail('c@example.com');
+      await sendInvitationEmail('d@example.com', 't3', 'http://site.test');
+      await sendEmailChangeConfirmEmail('e@example.com', 't4', 'http://site.test');
+      await sendEmailChangeNotifyEmail('f@example.com', 'e@example.com');
+      expect(smtp.messages).to.have.length(6);
+      for (const message of smtp.messages) {
+        expect(message.text, message.subject).to.include('Atelier & Co');
+        expect(message.text + message.html + message.subject).not.to.match(FORBIDDEN_WORDS);
+      }
+      expect(smtp.linkIn(await smtp.waitForMessage('b@example.com'), '/auth/reset').searchParams.get('token')).to.equal('t2');
+      expect(smtp.linkIn(await smtp.waitForMessage('d@example.com'), '/auth/setup').searchParams.get('token')).to.equal('t3');
+      const confirm = smtp.linkIn(await smtp.waitForMessage('e@example.com'), '/app/api/users/email/confirm');
+      expect(confirm.searchParams.get('token')).to.equal('t4');
+      expect((await smtp.waitForMessage('f@example.com')).text).to.include('e@example.com');
+    });
+
+    it('raises the failure when the server refuses the message', async () => {
+      smtp.setFailing(true);
+      let caught: unknown;
+      try {
+        await sendPasswordResetEmail('b@example.com', 't2', 'http://site.test');
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(Error);
+      expect(smtp.messages).to.have.length(0);
+    });
+  });
+
+  describe('without SMTP_URL', () => {
+    before(() => createTestApp({ SMTP_URL: undefined }));
+
+    it('writes the message as an .eml file to the outbox', async () => {
+      const outbox = path.join(activeConfig().dataDir, 'outbox');
+      rmSync(outbox, { recursive: true, force: true });
+      await sendInvitationEmail('invite@example.com', 'tok-xyz', 'http://site.test');
+      const files = readdirSync(outbox);
+      expect(files).to.have.length(1);
+      expect(files[0]).to.match(/invitation.*\.eml$/);
+      const raw = readFileSync(path.join(outbox, files[0]), 'utf8');
+      expect(raw).to.match(/^To: invite@example\.com$/m);
+      expect(raw).to.include('tok-xyz');
+    });
+  });
+});
