@@ -8,6 +8,7 @@ import { adminRouter } from './admin.js';
 import { apiRouter } from './api/index.js';
 import { authRouter } from './auth.js';
 import { siteModules } from './modules.js';
+import { uploadsRouter } from './uploads.js';
 
 export const SESSION_PATHS = ['/auth', '/admin', '/account', '/app/api'];
 
@@ -22,6 +23,8 @@ export function mountRoutes(app: Express, config: Config): void {
   for (const module of siteModules) module.registerAdmin?.(admin);
   app.use('/admin', admin);
   app.use('/account', accountRouter(config));
+  // Uploaded files (pictures, page media) are public and need no session.
+  app.use('/uploads', uploadsRouter());
   // Public site routes come last: a module's catch-all must not shadow the rest.
   for (const module of siteModules) module.registerSite?.(app);
 }

@@ -1,0 +1,149 @@
+// Image uploads, shared by the profile picture and the pages module's media library.
+// multer keeps the file in memory (2 MB at most), so a refused upload never touches
+// the disk; the type is read from the file's first bytes, never from its name or the
+// client's Content-Type; accepted files are stored under UPLOAD_DIR with a generated
+// name and served by GET /uploads/* (routes/uploads.ts).
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import multer from 'multer';
+import { activeConfig } from './config.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
+
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+export const UPLOADS_URL_PREFIX = '/uploads/';
+
+export const uploadMessages = {
+  tooLarge: 'Le fichier dépasse la taille maximale de 2 Mo.',
+  notAnImage: 'Seules les images PNG, JPEG et WebP sont acceptées.',
+  notMultipart: 'Le fichier doit être envoyé en multipart/form-data.',
+  missingFile: 'Aucun fichier reçu.',
+  oneFileOnly: 'Un seul fichier est accepté, dans le champ prévu.',
+};
+
+export type ImageType = 'png' | 'jpeg' | 'webp';
+
+export const IMAGE_CONTENT_TYPES: Record<ImageType, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+};
+
+const EXTENSIONS: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+
+/** Content-Type served for each stored extension (only what storeImage writes). */
+export const SERVED_CONTENT_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+};
+
+/** The image type given by the magic bytes, or undefined when it is none of the three. */
+export function detectImageType(buffer: Buffer): ImageType | undefined {
+  if (buffer.length >= 8 && buffer.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (buffer.length >= 3 && buffer[0] === 0xff && buffer[1] === 0xd8 && buffer[2] === 0xff) return 'jpeg';
+  if (buffer.length >= 12 && buffer.toString('latin1', 0, 4) === 'RIFF' && buffer.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  return undefined;
+}
+
+export interface UploadedImage {
+  buffer: Buffer;
+  type: ImageType;
+  contentType: string;
+  size: number;
+  originalName: string;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by parseImageUpload(): the checked image. */
+      image?: UploadedImage;
+    }
+  }
+}
+
+function multerError(error: unknown): unknown {
+  if (!(error instanceof multer.MulterError)) return error;
+  switch (error.code) {
+    case 'LIMIT_FILE_SIZE':
+    case 'LIMIT_PART_COUNT':
+    case 'LIMIT_FIELD_VALUE':
+      return new PayloadTooLargeError(uploadMessages.tooLarge);
+    default:
+      return new ValidationError(uploadMessages.oneFileOnly, { code: 'invalid_upload' });
+  }
+}
+
+/**
+ * Middleware: accepts one multipart file in `field` (2 MB at most, PNG/JPEG/WebP by
+ * magic bytes) and leaves it in req.image. Oversized → 413, wrong type or not
+ * multipart → 415, no file or another field → 400. Nothing is written to disk here.
+ */
+export function parseImageUpload(field: string, options: { maxBytes?: number } = {}): RequestHandler {
+  const parser = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: options.maxBytes ?? MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12, headerPairs: 100 },
+  }).single(field);
+  return function parseImageUploadMiddleware(req: Request, res: Response, next: NextFunction): void {
+    if (!req.is('multipart/form-data')) return next(new UnsupportedMediaTypeError(uploadMessages.notMultipart));
+    parser(req, res, (error?: unknown) => {
+      if (error) return next(multerError(error));
+      const file = req.file;
+      if (!file) return next(new ValidationError(uploadMessages.missingFile, { code: 'missing_file', details: [{ field, message: uploadMessages.missingFile }] }));
+      const type = detectImageType(file.buffer);
+      if (!type) return next(new UnsupportedMediaTypeError(uploadMessages.notAnImage));
+      req.image = { buffer: file.buffer, type, contentType: IMAGE_CONTENT_TYPES[type], size: file.size, originalName: file.originalname };
+      next();
+    });
+  };
+}
+
+const SEGMENT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export interface StoredFile {
+  /** Path relative to UPLOAD_DIR, e.g. `avatars/3f…9a.png`. */
+  path: string;
+  /** Public URL, e.g. `/uploads/avatars/3f…9a.png`. */
+  url: string;
+  contentType: string;
+  size: number;
+}
+
+/** Writes the image under UPLOAD_DIR/subdir with a random name; returns where it went. */
+export async function storeImage(image: Pick<UploadedImage, 'buffer' | 'type'>, subdir: string): Promise<StoredFile> {
+  if (!SEGMENT.test(subdir)) throw new Error(`invalid upload subdirectory: ${subdir}`);
+  const directory = path.join(activeConfig().uploadDir, subdir);
+  await mkdir(directory, { recursive: true });
+  const name = `${randomBytes(16).toString('hex')}.${EXTENSIONS[image.type]}`;
+  const target = path.join(directory, name);
+  // Written beside its final name then renamed: a reader never sees half a file.
+  const temporary = `${target}.part`;
+  await writeFile(temporary, image.buffer, { flag: 'wx', mode: 0o644 });
+  await rename(temporary, target);
+  const relative = `${subdir}/${name}`;
+  return { path: relative, url: UPLOADS_URL_PREFIX + relative, contentType: IMAGE_CONTENT_TYPES[image.type], size: image.buffer.length };
+}
+
+/**
+ * The absolute file for a stored path or URL, or undefined when it does not look like
+ * something storeImage() wrote (so `..`, absolute paths and dotfiles never resolve).
+ */
+export function resolveStoredFile(pathOrUrl: string): string | undefined {
+  const relative = pathOrUrl.startsWith(UPLOADS_URL_PREFIX) ? pathOrUrl.slice(UPLOADS_URL_PREFIX.length) : pathOrUrl;
+  const parts = relative.split('/');
+  if (parts.length !== 2 || !SEGMENT.test(parts[0]) || !/^[a-f0-9]{32}\.(png|jpg|webp)$/.test(parts[1])) return undefined;
+  return path.join(activeConfig().uploadDir, parts[0], parts[1]);
+}
+
+/** Deletes a stored file; a missing file or a foreign path is ignored. */
+export async function removeStoredFile(pathOrUrl: string | null | undefined): Promise<void> {
+  if (!pathOrUrl) return;
+  const file = resolveStoredFile(pathOrUrl);
+  if (!file) return;
+  await unlink(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+}
