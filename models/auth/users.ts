@@ -26,7 +26,7 @@ export function normalizeEmail(email: string): string {
 }
 
 // Effective roles: the primary role plus the assigned ones, primary first.
-const USER_COLUMNS = `
+export const USER_COLUMNS = `
   u.id, u.email, u.name, r.name AS role, u.email_verified, u.image, u.created_at, u.updated_at,
   ARRAY(
     SELECT name FROM (
@@ -37,7 +37,7 @@ const USER_COLUMNS = `
     ) effective ORDER BY rank, name
   ) AS roles`;
 
-const USER_FROM = 'app_auth_users u JOIN app_auth_roles r ON r.id = u.role_id';
+export const USER_FROM = 'app_auth_users u JOIN app_auth_roles r ON r.id = u.role_id';
 
 // The admin role holds every permission by definition, even one added after its seed.
 const PERMISSIONS_SUBQUERY = `
