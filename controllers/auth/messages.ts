@@ -1,0 +1,35 @@
+// Text of the /auth pages (SPEC A2–A4): impersonal, «courriel», never «e-mail» nor
+// «avec succès». Model errors carry their own messages (models/auth/messages.ts).
+export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout';
+
+export const authPageTexts: Record<AuthPage, { title: string; description: string }> = {
+  'first-run': {
+    title: 'Première configuration',
+    description: 'Aucun compte n’existe encore : le compte créé ici administrera le site.',
+  },
+  login: { title: 'Connexion', description: 'Accès au compte avec le courriel et le mot de passe.' },
+  register: { title: 'Créer un compte', description: 'Un nom, un courriel et un mot de passe suffisent.' },
+  forgot: { title: 'Mot de passe oublié', description: 'Un lien pour choisir un nouveau mot de passe sera envoyé au courriel du compte.' },
+  reset: { title: 'Nouveau mot de passe', description: 'Choix d’un nouveau mot de passe pour le compte.' },
+  confirm: { title: 'Vérification du courriel', description: 'Confirmation de l’adresse de courriel du compte.' },
+  setup: { title: 'Activer le compte', description: 'Choix du mot de passe qui activera le compte.' },
+  logout: { title: 'Déconnexion', description: 'Fermeture de la session sur cet appareil.' },
+};
+
+export const authPageMessages = {
+  registered: 'Le compte est créé. Un lien de vérification a été envoyé au courriel indiqué : il faut l’ouvrir avant la première connexion.',
+  registeredMailFailed:
+    'Le compte est créé, mais le courriel de vérification n’a pas pu être envoyé. Un nouveau lien peut être demandé depuis la page de connexion, en s’y connectant.',
+  forgotAnswer: 'Si un compte correspond à ce courriel, un lien de réinitialisation vient d’y être envoyé. Il reste valable une heure.',
+  resendAnswer: 'Si un compte non vérifié correspond à ce courriel, un nouveau lien de vérification vient d’y être envoyé.',
+  registrationClosed: 'Les inscriptions sont actuellement fermées.',
+  done: {
+    reset: 'Le mot de passe est modifié. La connexion est possible avec le nouveau mot de passe.',
+    verified: 'Le courriel est vérifié. La connexion est maintenant possible.',
+    activated: 'Le compte est activé. La connexion est possible avec le mot de passe choisi.',
+    logout: 'La session est fermée.',
+  } as Record<string, string>,
+  noSession: 'Aucune session n’est ouverte sur cet appareil.',
+  incompleteLink: 'Ce lien est incomplet. Le lien reçu par courriel doit être ouvert en entier.',
+  passwordRules: 'Au moins 8 caractères (72 octets au plus). Une phrase de plusieurs mots est plus sûre qu’un mot court.',
+};

@@ -1,0 +1,52 @@
+// Anti-bot checks of the public forms (SPEC "Authentication" 5): the honeypot `_hp`
+// must stay empty, and `_t`, the time the form was rendered, signed by the server,
+// must be at least 1.5 s and at most 10 minutes old. A missing or forged `_t` is
+// refused. The refusal looks like any other form failure (400, one vague message),
+// so a bot learns nothing about which check caught it.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { nowMs } from '../lib/clock.js';
+import { activeConfig } from '../lib/config.js';
+import { UserFacingError } from '../lib/errors.js';
+
+export const ANTI_BOT_MIN_AGE_MS = 1500;
+export const ANTI_BOT_MAX_AGE_MS = 10 * 60_000;
+export const antiBotMessage = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
+
+function sign(renderedAt: string): string {
+  return createHmac('sha256', activeConfig().sessionSecret).update(`form-time:${renderedAt}`).digest('base64url');
+}
+
+/** The `_t` value for a form rendered now. */
+export function formTimestamp(): string {
+  const renderedAt = String(nowMs());
+  return `${renderedAt}.${sign(renderedAt)}`;
+}
+
+/** Sets res.locals.formTimestamp for the forms of the page. */
+export function provideFormTimestamp(_req: Request, res: Response, next: NextFunction): void {
+  res.locals.formTimestamp = formTimestamp();
+  next();
+}
+
+export function formAgeMs(stamp: unknown): number | undefined {
+  if (typeof stamp !== 'string' || stamp.length > 100) return undefined;
+  const [renderedAt, mac] = stamp.split('.');
+  if (!renderedAt || !mac || !/^\d{1,16}$/.test(renderedAt)) return undefined;
+  const expected = Buffer.from(sign(renderedAt));
+  const given = Buffer.from(mac);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  return nowMs() - Number(renderedAt);
+}
+
+export function refuseBots(req: Request, _res: Response, next: NextFunction): void {
+  const honeypot = req.body?._hp;
+  const age = formAgeMs(req.body?._t);
+  const refused =
+    (honeypot !== undefined && honeypot !== '') ||
+    age === undefined ||
+    age < ANTI_BOT_MIN_AGE_MS ||
+    age > ANTI_BOT_MAX_AGE_MS;
+  if (refused) return next(new UserFacingError(antiBotMessage, { code: 'form_rejected' }));
+  next();
+}

@@ -1,0 +1,33 @@
+// The client address that rate limits count against (DESIGN §3): Express's req.ip,
+// which follows `trust proxy` (set only from APP_TRUST_PROXY), so a client can never
+// pick its own address through X-Forwarded-For unless a trusted proxy wrote it.
+// IPv6 clients usually hold a whole /64: they are grouped by it, or each could
+// rotate addresses and get a fresh budget every time.
+import type { Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { logger } from '../lib/logger.js';
+
+export const IPV6_GROUP_PREFIX = 64;
+
+let warnedUnknownAddress = false;
+
+/** The rate-limit key of the request's client, or undefined when no address can be read. */
+export function clientAddressKey(req: Request): string | undefined {
+  const address = req.ip;
+  if (!address) {
+    if (!warnedUnknownAddress) {
+      warnedUnknownAddress = true;
+      logger.warn(
+        'the client address of a request could not be determined (no peer address, no trusted proxy header): ' +
+          'rate limiting is suspended for such requests. Check APP_TRUST_PROXY and how the server is reached.',
+      );
+    }
+    return undefined;
+  }
+  return ipKeyGenerator(address, IPV6_GROUP_PREFIX);
+}
+
+/** Tests only: lets the once-only warning be observed again. */
+export function resetUnknownAddressWarning(): void {
+  warnedUnknownAddress = false;
+}
