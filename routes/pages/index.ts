@@ -1,7 +1,13 @@
+// The pages module (SPEC B, DESIGN §2): its manifest (permission section, seeded by
+// migrations/20261121000100_pages_tables.ts), its JSON routes on /app/api and its
+// public site. Tables: models/pages/schema.ts (createTables/dropTables).
 import type { SiteModule } from '../modules.js';
+import { pagesManifest } from '../../models/pages/manifest.js';
+import { registerPagesApi } from './api.js';
+import { registerPagesSite } from './site.js';
 
-// The pages module (issue: pages module). Placeholder wiring until it lands.
 export const pagesModule: SiteModule = {
-  manifest: { name: 'pages', permissionSections: [] },
-  registerApi() {},
+  manifest: pagesManifest,
+  registerApi: registerPagesApi,
+  registerSite: registerPagesSite,
 };

@@ -1,0 +1,163 @@
+// The module's server functions (SPEC B1, `@app/module-pages/public`): in-process reads
+// of public pages, used by the public site, the sitemap and the public API. They check
+// no permission and filter on visibility only: never expose them without access control.
+//
+// Visibility of a branch: a page is public to these functions only when it and every
+// ancestor are public (a private page hides its sub-pages; see docs/decisions.md).
+// Statement counts are fixed whatever the depth: one recursive statement resolves a
+// path (plus one for media when the page has image blocks); a child list costs one
+// statement for the parent's base path and one for the children.
+import { db, type Executor } from '../../lib/db.js';
+import { attachMedia } from './media.js';
+import type { Block, Page, PageSummary } from './pages.js';
+import { PAGES_TABLE } from './schema.js';
+import { SLUG_PATTERN, SLUG_MAX_LENGTH } from './slugs.js';
+
+/** Deeper paths are not resolved at all (no page can be that deep in practice). */
+export const MAX_PATH_DEPTH = 64;
+export const HOME_SLUG = 'accueil';
+
+export interface PublicPageSummary extends PageSummary {
+  seo: Record<string, unknown>;
+  url: string;
+}
+
+export interface ResolvedPage {
+  page: Page;
+  /** Titles of the ancestors, from the root down, for breadcrumbs. */
+  ancestorTitles: string[];
+  segments: string[];
+}
+
+const PUBLIC_COLUMNS = 'p.id, p.parent_id, p.title, p.slug, p.template, p.blocks, p.seo, p.visibility, p.author_id, p.updated_by, p.created_at, p.updated_at';
+
+/** Segments that can name a page: 1..64 valid slugs. */
+export function isResolvablePath(segments: string[]): boolean {
+  return (
+    segments.length > 0 &&
+    segments.length <= MAX_PATH_DEPTH &&
+    segments.every((segment) => segment.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(segment))
+  );
+}
+
+// One statement whatever the depth: descend from the root one segment per step, each
+// step one probe of the (COALESCE(parent_id, 0), slug) unique index.
+const RESOLVE_SQL = `
+  WITH RECURSIVE chain AS (
+    SELECT p.id, 1 AS depth, p.title::text AS title, ARRAY[]::text[] AS titles
+    FROM ${PAGES_TABLE} p
+    WHERE COALESCE(p.parent_id, 0) = 0 AND p.slug = (?::text[])[1] AND p.visibility = 'public'
+    UNION ALL
+    SELECT p.id, c.depth + 1, p.title::text, c.titles || c.title
+    FROM chain c
+    JOIN ${PAGES_TABLE} p ON COALESCE(p.parent_id, 0) = c.id AND p.slug = (?::text[])[c.depth + 1] AND p.visibility = 'public'
+    WHERE c.depth < ?
+  )
+  SELECT ${PUBLIC_COLUMNS}, c.titles AS ancestor_titles
+  FROM chain c JOIN ${PAGES_TABLE} p ON p.id = c.id
+  WHERE c.depth = ?`;
+
+/** The published page at this chain of slugs, without media (one statement). */
+export async function resolvePublicPage(segments: string[], trx: Executor = db()): Promise<ResolvedPage | null> {
+  if (!isResolvablePath(segments)) return null;
+  const { rows } = await trx.raw(RESOLVE_SQL, [segments, segments, segments.length, segments.length]);
+  if (!rows.length) return null;
+  const { ancestor_titles: ancestorTitles, ...page } = rows[0];
+  return { page: page as Page, ancestorTitles, segments };
+}
+
+/**
+ * SPEC B1: the public page at this chain of slugs, or null when a segment does not
+ * match or the page (or one of its ancestors) is not public. The row has its blocks,
+ * image blocks enriched with the media's url, alt and caption; it has no `url`.
+ */
+export async function getPublishedPageBySegments(segments: string[], trx: Executor = db()): Promise<Page | null> {
+  const resolved = await resolvePublishedPage(segments, trx);
+  return resolved ? resolved.page : null;
+}
+
+/** As getPublishedPageBySegments, with the breadcrumb data the site needs. */
+export async function resolvePublishedPage(segments: string[], trx: Executor = db()): Promise<ResolvedPage | null> {
+  const resolved = await resolvePublicPage(segments, trx);
+  if (!resolved) return null;
+  resolved.page.blocks = await attachMedia(resolved.page.blocks as Block[], trx);
+  return resolved;
+}
+
+/** The public base path of a page (`/a/b`), or null if it is missing or not public. */
+export async function publicPathOf(pageId: number, trx: Executor = db()): Promise<string | null> {
+  const { rows } = await trx.raw(
+    `WITH RECURSIVE up AS (
+       SELECT id, parent_id, slug, visibility, 1 AS depth FROM ${PAGES_TABLE} WHERE id = ?
+       UNION ALL
+       SELECT p.id, p.parent_id, p.slug, p.visibility, up.depth + 1
+       FROM ${PAGES_TABLE} p JOIN up ON p.id = up.parent_id
+       WHERE up.depth < ${MAX_PATH_DEPTH * 4}
+     )
+     SELECT string_agg(slug, '/' ORDER BY depth DESC) AS path, bool_and(visibility = 'public') AS visible, count(*) AS n FROM up`,
+    [pageId],
+  );
+  const row = rows[0];
+  return row && Number(row.n) > 0 && row.visible ? `/${row.path}` : null;
+}
+
+export interface ChildListOptions {
+  limit?: number;
+  offset?: number;
+}
+
+/** The public children under a known base path (`''` for the root), with the total. */
+export async function listPublicChildrenAt(
+  parentId: number | null,
+  basePath: string,
+  options: ChildListOptions = {},
+  trx: Executor = db(),
+): Promise<{ items: PublicPageSummary[]; total: number }> {
+  const { limit = 200, offset = 0 } = options;
+  const { rows } = await trx.raw(
+    `SELECT p.id, p.parent_id, p.title, p.slug, p.template, p.seo, p.visibility, p.author_id, p.updated_by,
+            p.created_at, p.updated_at, ?::text || '/' || p.slug AS url, count(*) OVER () AS total
+     FROM ${PAGES_TABLE} p
+     WHERE COALESCE(p.parent_id, 0) = ? AND p.visibility = 'public'
+     ORDER BY p.title, p.id
+     LIMIT ? OFFSET ?`,
+    [basePath, parentId ?? 0, limit, offset],
+  );
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (!rows.length && offset > 0) {
+    const counted = await trx(PAGES_TABLE).whereRaw('COALESCE(parent_id, 0) = ?', [parentId ?? 0]).andWhere({ visibility: 'public' }).count({ n: '*' });
+    total = Number(counted[0].n);
+  }
+  return { items: rows.map(({ total: _total, ...row }: { total: number }) => row as PublicPageSummary), total };
+}
+
+/**
+ * SPEC B1: the public children of a page (null for root pages), ordered by title, each
+ * with its `url`; the parent's base path is resolved once for the whole list; no blocks.
+ * A missing or non-public parent has no public children.
+ */
+export async function listPublicChildPages(parentId: number | null, options: ChildListOptions = {}, trx: Executor = db()): Promise<PublicPageSummary[]> {
+  let basePath = '';
+  if (parentId !== null) {
+    const path = await publicPathOf(parentId, trx);
+    if (path === null) return [];
+    basePath = path;
+  }
+  return (await listPublicChildrenAt(parentId, basePath, options, trx)).items;
+}
+
+/** Every page reachable on the public site, with its URL (one statement; for the sitemap). */
+export async function listAllPublicPageUrls(limit = 50_000, trx: Executor = db()): Promise<Array<{ url: string; updated_at: Date }>> {
+  const { rows } = await trx.raw(
+    `WITH RECURSIVE tree AS (
+       SELECT id, '/' || slug AS url, updated_at, 1 AS depth FROM ${PAGES_TABLE}
+       WHERE parent_id IS NULL AND visibility = 'public'
+       UNION ALL
+       SELECT p.id, t.url || '/' || p.slug, p.updated_at, t.depth + 1
+       FROM ${PAGES_TABLE} p JOIN tree t ON p.parent_id = t.id
+       WHERE p.visibility = 'public' AND t.depth < ${MAX_PATH_DEPTH}
+     ) SELECT url, updated_at FROM tree ORDER BY url LIMIT ?`,
+    [limit],
+  );
+  return rows;
+}
