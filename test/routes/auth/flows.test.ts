@@ -1,0 +1,357 @@
+// End-to-end flows through a real SMTP server: every email is received and its link
+// followed, as a person would.
+import { expect } from 'chai';
+import type { Express } from 'express';
+import request from 'supertest';
+import { db } from '../../../lib/db.js';
+import { closeMailTransports, sendInvitationEmail } from '../../../mail/index.js';
+import { settleBackgroundTasks } from '../../../controllers/auth/background.js';
+import { createFirstAdmin, createUserByAdmin } from '../../../models/auth/registration.js';
+import { createTestApp, resetData } from '../../support/app.js';
+import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
+import { FormClient, strongPassword, useFakeClock } from './helpers.js';
+
+function sessionCookie(response: request.Response): string | undefined {
+  const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+  return cookies.find((cookie) => cookie.startsWith('site.sid='));
+}
+
+async function sessionRows() {
+  return db()('app_auth_sessions').whereNotNull('user_id').select('sid', 'user_id');
+}
+
+describe('/auth flows', () => {
+  let app: Express;
+  let smtp: TestSmtpServer;
+  const clock = useFakeClock();
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    app = createTestApp({ SMTP_URL: smtp.url, APP_NAME: 'Atelier' });
+  });
+  after(async () => {
+    await settleBackgroundTasks();
+    closeMailTransports();
+    await smtp.close();
+  });
+  beforeEach(async () => {
+    await settleBackgroundTasks();
+    await resetData();
+    smtp.clear();
+    smtp.setFailing(false);
+  });
+
+  describe('first run', () => {
+    it('creates the administrator, opens a session and lands on /admin', async () => {
+      const client = new FormClient(app, clock);
+      const response = await client.submit('/auth', { name: 'Ada', email: 'Ada@Example.com', password: strongPassword });
+      expect(response.status).to.equal(303);
+      expect(response.headers.location).to.equal('/admin');
+      const cookie = sessionCookie(response);
+      expect(cookie).to.match(/HttpOnly/i);
+      expect(cookie).to.match(/SameSite=Lax/i);
+      const user = await db()('app_auth_users').first();
+      expect(user).to.include({ email: 'ada@example.com', email_verified: true });
+      expect(smtp.messages).to.have.length(0);
+      const admin = await client.get('/admin');
+      expect(admin.status).to.equal(200);
+      expect(admin.text).to.include('Bienvenue, Ada.');
+    });
+
+    it('answers {success:true, redirect:"/admin"} to a JSON client', async () => {
+      const client = new FormClient(app, clock);
+      const response = await client.submit('/auth/login', { name: 'Ada', email: 'ada@example.com', password: strongPassword }, { json: true });
+      expect(response.status).to.equal(200);
+      expect(response.body).to.include({ success: true, redirect: '/admin' });
+    });
+
+    it('re-renders the form with the message and the input (never the password) on invalid input', async () => {
+      const client = new FormClient(app, clock);
+      const response = await client.submit('/auth', { name: 'Ada', email: 'ada@example.com', password: 'short' });
+      expect(response.status).to.equal(400);
+      expect(response.text).to.include('Le mot de passe doit contenir au moins 8 caractères.');
+      expect(response.text).to.include('value="ada@example.com"');
+      expect(response.text).not.to.include('value="short"');
+      expect(response.text).to.include('role="alert"');
+      const json = await client.submit('/auth', { name: '', email: 'nope', password: strongPassword }, { json: true });
+      expect(json.status).to.equal(400);
+      expect(json.body.success).to.equal(false);
+      expect(json.body.error).to.be.a('string');
+      expect(json.body.details.map((detail: { field: string }) => detail.field)).to.have.members(['name', 'email']);
+      expect(await db()('app_auth_users').count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+    });
+
+    it('gives exactly one administrator out of two simultaneous submissions; the other reads «Le compte administrateur existe déjà»', async () => {
+      const first = new FormClient(app, clock);
+      const second = new FormClient(app, clock);
+      const tokensA = await first.tokens('/auth');
+      const tokensB = await second.tokens('/auth');
+      clock.advance(2000);
+      const [a, b] = await Promise.all([
+        first.agent.post('/auth').type('form').set('Accept', 'application/json').send({ ...tokensA, _hp: '', name: 'A', email: 'a@example.com', password: strongPassword }),
+        second.agent.post('/auth').type('form').set('Accept', 'application/json').send({ ...tokensB, _hp: '', name: 'B', email: 'b@example.com', password: strongPassword }),
+      ]);
+      const statuses = [a.status, b.status].sort();
+      const failed = [a, b].find((response) => response.status !== 200)!;
+      // The loser either raced into createFirstAdmin (400) or arrived once the admin existed (login refused, 401).
+      expect(statuses[0]).to.equal(200);
+      expect(await db()('app_auth_users').count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+      if (failed.status === 400) expect(failed.body).to.include({ success: false, error: 'Le compte administrateur existe déjà' });
+      else expect(failed.status).to.equal(401);
+    });
+  });
+
+  describe('registration', () => {
+    beforeEach(() => createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
+
+    it('register → verification email → confirm → login', async () => {
+      const client = new FormClient(app, clock);
+      const registered = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword });
+      expect(registered.status).to.equal(200);
+      expect(registered.text).to.include('Le compte est créé. Un lien de vérification a été envoyé au courriel indiqué');
+      const email = await smtp.waitForMessage('bob@example.com');
+      expect(email.subject).to.equal('Vérification du courriel — Atelier');
+      const link = smtp.linkIn(email, '/auth/confirm');
+      expect(link.origin).to.equal('http://site.test');
+
+      // Before confirming, the right password meets the unverified rule and the resend button.
+      const early = await client.submit('/auth/login', { email: 'bob@example.com', password: strongPassword });
+      expect(early.status).to.equal(401);
+      expect(early.text).to.include('Le courriel de ce compte n&#39;a pas été vérifié.');
+      expect(early.text).to.include('Renvoyer le lien de vérification');
+      expect(early.text).to.include('action="/auth/resend-verification"');
+
+      const page = await client.get(link.pathname + link.search);
+      expect(page.status).to.equal(200);
+      expect(page.text).to.include('value="bob@example.com"');
+      expect((await db()('app_auth_users').where({ email: 'bob@example.com' }).first()).email_verified).to.equal(false);
+      const confirmed = await client.submit('/auth/confirm', { email: link.searchParams.get('email')!, token: link.searchParams.get('token')! }, { from: link.pathname + link.search });
+      expect(confirmed.status).to.equal(303);
+      expect(confirmed.headers.location).to.equal('/auth/login?done=verified');
+      expect((await db()('app_auth_users').where({ email: 'bob@example.com' }).first()).email_verified).to.equal(true);
+      const done = await client.get(confirmed.headers.location);
+      expect(done.text).to.include('Le courriel est vérifié.');
+
+      const login = await client.submit('/auth/login', { email: 'bob@example.com', password: strongPassword }, { json: true });
+      expect(login.status).to.equal(200);
+      expect(login.body.success).to.equal(true);
+      expect(login.body.user).to.include({ email: 'bob@example.com', name: 'Bob', role: 'user', email_verified: true });
+      expect(login.body.user).not.to.have.property('password_hash');
+
+      // The link works once.
+      const again = await client.submit('/auth/confirm', { email: 'bob@example.com', token: link.searchParams.get('token')! }, { from: '/auth/confirm' });
+      expect(again.status).to.equal(400);
+      expect(again.text).to.include('Ce lien est invalide ou a expiré. Une nouvelle demande est nécessaire.');
+    });
+
+    it('still creates the account when the email cannot be sent, and says how to get a new link', async () => {
+      smtp.setFailing(true);
+      const client = new FormClient(app, clock);
+      const response = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword }, { json: true });
+      expect(response.status).to.equal(200);
+      expect(response.body.success).to.equal(true);
+      expect(response.body.message).to.include('le courriel de vérification n’a pas pu être envoyé');
+      expect(response.body.message).to.include('page de connexion');
+      expect(await db()('app_auth_users').where({ email: 'bob@example.com' }).first()).to.include({ email_verified: false });
+    });
+
+    it('resend-verification sends a new working link after an email_unverified failure', async () => {
+      const client = new FormClient(app, clock);
+      await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword });
+      const firstLink = smtp.linkIn(await smtp.waitForMessage('bob@example.com'), '/auth/confirm');
+      smtp.clear();
+      const failed = await client.submit('/auth/login', { email: 'bob@example.com', password: strongPassword }, { json: true });
+      expect(failed.body).to.deep.equal({ success: false, error: "Le courriel de ce compte n'a pas été vérifié.", code: 'email_unverified' });
+      const resent = await client.submit('/auth/resend-verification', { email: 'bob@example.com' }, { from: '/auth/login' });
+      expect(resent.status).to.equal(200);
+      expect(resent.text).to.include('Si un compte non vérifié correspond à ce courriel');
+      const link = smtp.linkIn(await smtp.waitForMessage('bob@example.com'), '/auth/confirm');
+      expect(link.searchParams.get('token')).not.to.equal(firstLink.searchParams.get('token'));
+      const confirmed = await client.submit('/auth/confirm', { email: 'bob@example.com', token: link.searchParams.get('token')! });
+      expect(confirmed.status).to.equal(303);
+    });
+
+    it('refuses a second account on the same address with a message', async () => {
+      const client = new FormClient(app, clock);
+      const response = await client.submit('/auth/register', { name: 'Bob', email: 'ADMIN@example.com', password: strongPassword }, { json: true });
+      expect(response.status).to.equal(409);
+      expect(response.body).to.include({ success: false, error: 'Un compte existe déjà pour ce courriel.' });
+    });
+  });
+
+  describe('login', () => {
+    beforeEach(async () => {
+      await createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' });
+      await db()('app_auth_users').insert({ email: 'late@example.com', name: 'Late', role_id: (await db()('app_auth_roles').where({ name: 'user' }).first()).id, email_verified: false });
+    });
+
+    it('refuses a wrong password and an unknown address with the same 401 answer', async () => {
+      const client = new FormClient(app, clock);
+      const wrong = await client.submit('/auth/login', { email: 'admin@example.com', password: 'not the password' }, { json: true });
+      const unknown = await client.submit('/auth/login', { email: 'nobody@example.com', password: 'not the password' }, { json: true });
+      expect(wrong.status).to.equal(401);
+      expect(unknown.status).to.equal(401);
+      expect(wrong.body).to.deep.equal(unknown.body);
+      expect(wrong.body).to.include({ success: false, error: 'Courriel ou mot de passe incorrect.' });
+    });
+
+    it('answers an unverified account with a wrong password like a missing account', async () => {
+      const client = new FormClient(app, clock);
+      const unverified = await client.submit('/auth/login', { email: 'late@example.com', password: 'not the password' }, { json: true });
+      const unknown = await client.submit('/auth/login', { email: 'nobody@example.com', password: 'not the password' }, { json: true });
+      expect(unverified.status).to.equal(401);
+      expect(unverified.body).to.deep.equal(unknown.body);
+      const html = await client.submit('/auth/login', { email: 'late@example.com', password: 'not the password' });
+      expect(html.text).not.to.include('Renvoyer le lien de vérification');
+    });
+
+    it('regenerates the session id at login (a planted id is worthless)', async () => {
+      const client = new FormClient(app, clock);
+      // A session that exists before login (any /auth visitor could be handed one).
+      const first = await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword });
+      const before = sessionCookie(first)!.split(';')[0];
+      const second = await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword });
+      const after = sessionCookie(second)!.split(';')[0];
+      expect(after).not.to.equal(before);
+      const planted = await request(app).get('/admin').set('Cookie', before);
+      expect(planted.status).to.equal(303);
+    });
+
+    it('follows a same-site next path and ignores any other', async () => {
+      const cases: Array<[string, string]> = [
+        ['/admin/users?tab=2', '/admin/users?tab=2'],
+        ['//evil.example/x', '/admin'],
+        ['/\\evil.example', '/admin'],
+        ['https://evil.example/', '/admin'],
+        ['/\tevil', '/admin'],
+      ];
+      for (const [next, expected] of cases) {
+        const client = new FormClient(app, clock);
+        const response = await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword, next });
+        expect(response.headers.location, next).to.equal(expected);
+      }
+      const client = new FormClient(app, clock);
+      const page = await client.get('/auth/login?next=%2F%2Fevil.example');
+      expect(page.text).not.to.include('name="next"');
+      const kept = await client.get('/auth/login?next=%2Fadmin%2Fpages');
+      expect(kept.text).to.include('name="next" value="/admin/pages"');
+    });
+  });
+
+  describe('password reset', () => {
+    beforeEach(() => createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
+
+    it('forgot → email → reset → login with the new password, with the password-changed email and old sessions closed', async () => {
+      const loggedIn = new FormClient(app, clock);
+      await loggedIn.submit('/auth/login', { email: 'admin@example.com', password: strongPassword });
+      expect(await sessionRows()).to.have.length(1);
+
+      const client = new FormClient(app, clock);
+      const forgot = await client.submit('/auth/forgot', { email: 'admin@example.com' });
+      expect(forgot.status).to.equal(200);
+      const email = await smtp.waitForMessage('admin@example.com');
+      expect(email.subject).to.equal('Réinitialisation du mot de passe — Atelier');
+      const link = smtp.linkIn(email, '/auth/reset');
+      smtp.clear();
+      const page = await client.get(link.pathname + link.search);
+      expect(page.text).not.to.include('role="alert"');
+      expect(page.headers['referrer-policy']).to.equal('no-referrer');
+      const reset = await client.submit(
+        '/auth/reset',
+        { email: 'admin@example.com', token: link.searchParams.get('token')!, newPassword: 'a brand new secret' },
+        { from: link.pathname + link.search },
+      );
+      expect(reset.status).to.equal(303);
+      expect(reset.headers.location).to.equal('/auth/login?done=reset');
+      const changed = await smtp.waitForMessage('admin@example.com');
+      expect(changed.subject).to.equal('Mot de passe modifié — Atelier');
+      expect(await sessionRows()).to.have.length(0);
+      expect((await loggedIn.get('/admin')).status).to.equal(303);
+
+      const old = await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword }, { json: true });
+      expect(old.status).to.equal(401);
+      const fresh = await client.submit('/auth/login', { email: 'admin@example.com', password: 'a brand new secret' });
+      expect(fresh.status).to.equal(303);
+    });
+
+    it('refuses an expired reset link with the message shown as it stands', async () => {
+      const client = new FormClient(app, clock);
+      await client.submit('/auth/forgot', { email: 'admin@example.com' });
+      const link = smtp.linkIn(await smtp.waitForMessage('admin@example.com'), '/auth/reset');
+      clock.advance(2 * 3_600_000);
+      const reset = await client.submit('/auth/reset', { email: 'admin@example.com', token: link.searchParams.get('token')!, newPassword: 'a brand new secret' }, { json: true });
+      expect(reset.status).to.equal(400);
+      expect(reset.body).to.include({ success: false, error: 'Ce lien est invalide ou a expiré. Une nouvelle demande est nécessaire.' });
+    });
+  });
+
+  describe('invitation', () => {
+    beforeEach(() => createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
+
+    it('invitation token → setup → login (A7: credential created, verified, token deleted)', async () => {
+      const { user, setupToken } = await createUserByAdmin({ email: 'carol@example.com', name: 'Carol' });
+      await sendInvitationEmail(user.email, setupToken!, 'http://site.test');
+      const email = await smtp.waitForMessage('carol@example.com');
+      const link = smtp.linkIn(email, '/auth/setup');
+      const client = new FormClient(app, clock);
+      const mismatch = await client.submit(
+        '/auth/setup',
+        { email: 'carol@example.com', token: link.searchParams.get('token')!, newPassword: strongPassword, confirmPassword: 'something else' },
+        { from: link.pathname + link.search },
+      );
+      expect(mismatch.status).to.equal(400);
+      expect(mismatch.text).to.include('Les deux mots de passe ne correspondent pas.');
+      const setup = await client.submit(
+        '/auth/setup',
+        { email: 'carol@example.com', token: link.searchParams.get('token')!, newPassword: strongPassword, confirmPassword: strongPassword },
+        { from: link.pathname + link.search },
+      );
+      expect(setup.status).to.equal(303);
+      expect(setup.headers.location).to.equal('/auth/login?done=activated');
+      expect(await db()('app_auth_users').where({ id: user.id }).first()).to.include({ email_verified: true });
+      expect(await db()('app_auth_accounts').where({ user_id: user.id }).first()).to.have.property('provider', 'credential');
+      expect(await db()('app_auth_verifications').where({ user_id: user.id, kind: 'account_setup' })).to.have.length(0);
+      const login = await client.submit('/auth/login', { email: 'carol@example.com', password: strongPassword });
+      expect(login.status).to.equal(303);
+      expect(login.headers.location).to.equal('/account');
+    });
+  });
+
+  describe('logout', () => {
+    beforeEach(() => createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
+
+    it('removes the session from storage and clears the cookie', async () => {
+      const client = new FormClient(app, clock);
+      await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword });
+      expect(await sessionRows()).to.have.length(1);
+      const admin = await client.get('/admin');
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(admin.text)![1];
+      const response = await client.agent.post('/auth/logout').type('form').send({ _csrf: csrf });
+      expect(response.status).to.equal(303);
+      expect(response.headers.location).to.equal('/auth/login?done=logout');
+      expect(sessionCookie(response)).to.match(/Expires=Thu, 01 Jan 1970/);
+      expect(await sessionRows()).to.have.length(0);
+      expect((await client.get('/admin')).status).to.equal(303);
+    });
+  });
+
+  describe('internal errors', () => {
+    beforeEach(() => createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
+
+    it('shows a generic message on the form, never the detail', async () => {
+      const client = new FormClient(app, clock);
+      const tokens = await client.tokens('/auth/login');
+      clock.advance(2000);
+      await db().raw('ALTER TABLE app_auth_accounts RENAME TO app_auth_accounts_away');
+      try {
+        const response = await client.agent.post('/auth/login').type('form').send({ ...tokens, _hp: '', email: 'admin@example.com', password: strongPassword });
+        expect(response.status).to.equal(500);
+        expect(response.text).to.include('Une erreur inattendue est survenue. Réessayez plus tard.');
+        expect(response.text).not.to.include('app_auth_accounts');
+        expect(response.text).to.include('name="email"');
+      } finally {
+        await db().raw('ALTER TABLE app_auth_accounts_away RENAME TO app_auth_accounts');
+      }
+    });
+  });
+});
