@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import type { Express } from 'express';
+import request from 'supertest';
+import { db } from '../../lib/db.js';
+import { pageMessages } from '../../models/pages/messages.js';
+import { createTestApp, resetData } from '../support/app.js';
+import { makeChain, makePage, userWith } from './helpers.js';
+
+describe('admin pages routes (/app/api/admin/pages)', () => {
+  let app: Express;
+  let manager: { id: number; cookie: string };
+  before(() => {
+    app = createTestApp();
+  });
+  beforeEach(async () => {
+    await resetData();
+    manager = await userWith(['admin.access', 'pages.view', 'pages.manage']);
+  });
+
+  describe('permissions', () => {
+    const routes: Array<[string, string, string, object?]> = [
+      ['get', '/app/api/admin/pages', 'pages.view'],
+      ['get', '/app/api/admin/pages/templates', 'pages.view'],
+      ['get', '/app/api/admin/pages/1', 'pages.view'],
+      ['post', '/app/api/admin/pages', 'pages.manage', { title: 'X' }],
+      ['put', '/app/api/admin/pages/1', 'pages.manage', { title: 'X' }],
+      ['post', '/app/api/admin/pages/1/duplicate', 'pages.manage', {}],
+      ['delete', '/app/api/admin/pages/1', 'pages.manage'],
+    ];
+
+    for (const [method, path, permission, body] of routes) {
+      it(`${method.toUpperCase()} ${path} answers 401 without a session and 403 without ${permission} or without admin.access`, async () => {
+        await makePage({ title: 'Une' });
+        const call = (cookie?: string) => {
+          const req = (request(app) as unknown as Record<string, (path: string) => request.Test>)[method](path);
+          if (cookie) req.set('Cookie', cookie);
+          return body ? req.send(body) : req;
+        };
+        expect((await call()).status).to.equal(401);
+        const other = permission === 'pages.view' ? 'pages.manage' : 'pages.view';
+        const withoutPermission = await userWith(['admin.access', other]);
+        const denied = await call(withoutPermission.cookie);
+        expect(denied.status).to.equal(403);
+        expect(denied.body.code).to.equal('forbidden');
+        const withoutAdminAccess = await userWith([permission]);
+        expect((await call(withoutAdminAccess.cookie)).status).to.equal(403);
+        const allowed = await userWith(['admin.access', permission]);
+        expect((await call(allowed.cookie)).status).to.be.oneOf([200, 201, 204]);
+      });
+    }
+  });
+
+  it('POST creates a page with the defaults, records the author and answers 201', async () => {
+    const res = await request(app).post('/app/api/admin/pages').set('Cookie', manager.cookie).send({ title: 'Été à Paris' });
+    expect(res.status).to.equal(201);
+    expect(res.body).to.include({ title: 'Été à Paris', slug: 'ete-a-paris', template: 'default', visibility: 'public', parent_id: null, author_id: manager.id });
+    expect(res.body.blocks).to.deep.equal([]);
+    expect(res.body.seo).to.deep.equal({});
+    expect(await db()('app_pages').where({ id: res.body.id }).first()).to.include({ title: 'Été à Paris' });
+  });
+
+  describe('errors of SPEC "Errors" (400 with the message)', () => {
+    const cases: Array<[string, object, string]> = [
+      ['a missing title', {}, '«title» est obligatoire.'],
+      ['a blank title', { title: '   ' }, pageMessages.titleRequired],
+      ['an invalid slug', { title: 'T', slug: 'Pas Bon' }, pageMessages.slugInvalid],
+      ['a reserved root slug', { title: 'T', slug: 'assets' }, pageMessages.slugReserved('assets')],
+      ['a parent that does not exist', { title: 'T', parent_id: 999 }, pageMessages.parentNotFound],
+      ['an unknown template', { title: 'T', template: 'nope' }, pageMessages.templateUnknown('nope')],
+      ['blocks that are not objects with a string type', { title: 'T', blocks: [{ text: 'no type' }] }, '«blocks[0].type» est obligatoire.'],
+      ['seo that is not an object', { title: 'T', seo: 'x' }, '«seo» doit être un objet.'],
+      ['a bad visibility', { title: 'T', visibility: 'draft' }, '«visibility» doit valoir'],
+      ['created_at on create', { title: 'T', created_at: '2020-01-01' }, '«created_at» n’est pas un champ accepté.'],
+      ['an unknown field', { title: 'T', owner: 1 }, '«owner» n’est pas un champ accepté.'],
+    ];
+    for (const [label, body, message] of cases) {
+      it(`POST refuses ${label}`, async () => {
+        const res = await request(app).post('/app/api/admin/pages').set('Cookie', manager.cookie).send(body);
+        expect(res.status).to.equal(400);
+        const messages = [res.body.error, ...(res.body.details ?? []).map((detail: { message: string }) => detail.message)];
+        expect(messages.some((text) => typeof text === 'string' && text.startsWith(message)), messages.join(' | ')).to.equal(true);
+        expect(await db()('app_pages').count({ n: '*' })).to.deep.equal([{ n: 0 }]);
+      });
+    }
+
+    it('PUT refuses a cycle, a future created_at and an unreadable created_at', async () => {
+      const [top, child] = await makeChain(2);
+      const put = (id: number, body: object) => request(app).put(`/app/api/admin/pages/${id}`).set('Cookie', manager.cookie).send(body);
+      const cycle = await put(top, { parent_id: child });
+      expect(cycle.status).to.equal(400);
+      expect(cycle.body.error).to.equal(pageMessages.cycle);
+      const future = await put(top, { created_at: '2999-01-01T00:00:00Z' });
+      expect(future.status).to.equal(400);
+      expect(future.body.error).to.equal(pageMessages.createdAtFuture);
+      const unreadable = await put(top, { created_at: 'demain' });
+      expect(unreadable.status).to.equal(400);
+      expect(unreadable.body.error).to.equal(pageMessages.createdAtInvalid);
+      expect((await db()('app_pages').where({ id: top }).first()).parent_id).to.equal(null);
+    });
+  });
+
+  it('GET lists light rows with visibility, limit (default 100) and offset', async () => {
+    for (let index = 0; index < 105; index++) await makePage({ title: `Page ${String(index).padStart(3, '0')}`, visibility: index % 2 ? 'private' : 'public' });
+    const all = await request(app).get('/app/api/admin/pages').set('Cookie', manager.cookie);
+    expect(all.status).to.equal(200);
+    expect(all.body).to.include({ total: 105, limit: 100, offset: 0 });
+    expect(all.body.items).to.have.length(100);
+    expect(all.body.items[0]).to.not.have.property('blocks');
+    const privatePage = await request(app).get('/app/api/admin/pages?visibility=private&limit=5&offset=2').set('Cookie', manager.cookie);
+    expect(privatePage.body.total).to.equal(52);
+    expect(privatePage.body.items.map((page: { title: string }) => page.title)).to.deep.equal(['Page 005', 'Page 007', 'Page 009', 'Page 011', 'Page 013']);
+    expect((await request(app).get('/app/api/admin/pages?limit=0').set('Cookie', manager.cookie)).status).to.equal(400);
+    expect((await request(app).get('/app/api/admin/pages?visibility=draft').set('Cookie', manager.cookie)).status).to.equal(400);
+  });
+
+  it('GET /:id returns the full row; an unknown id is 404 and a non-numeric one 400', async () => {
+    const page = await makePage({ title: 'Pleine', blocks: [{ type: 'paragraph', text: 'Bonjour' }], visibility: 'private' });
+    const res = await request(app).get(`/app/api/admin/pages/${page.id}`).set('Cookie', manager.cookie);
+    expect(res.status).to.equal(200);
+    expect(res.body.blocks).to.deep.equal([{ type: 'paragraph', text: 'Bonjour' }]);
+    expect((await request(app).get('/app/api/admin/pages/999').set('Cookie', manager.cookie)).status).to.equal(404);
+    expect((await request(app).get('/app/api/admin/pages/abc').set('Cookie', manager.cookie)).status).to.equal(400);
+  });
+
+  it('PUT writes only the fields present, visibility included, and records the editor', async () => {
+    const page = await makePage({ title: 'Avant', seo: { description: 'garde' }, blocks: [{ type: 'paragraph', text: 'garde' }] });
+    const res = await request(app).put(`/app/api/admin/pages/${page.id}`).set('Cookie', manager.cookie).send({ visibility: 'private', created_at: '2021-03-04T05:06:07Z' });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ title: 'Avant', visibility: 'private', created_at: '2021-03-04T05:06:07.000Z', updated_by: manager.id });
+    expect(res.body.seo).to.deep.equal({ description: 'garde' });
+    expect(res.body.blocks).to.deep.equal([{ type: 'paragraph', text: 'garde' }]);
+  });
+
+  it('POST /:id/duplicate creates « (copie)» with a unique slug (201)', async () => {
+    const page = await makePage({ title: 'Original', visibility: 'private', blocks: [{ type: 'heading', text: 'T' }] });
+    const res = await request(app).post(`/app/api/admin/pages/${page.id}/duplicate`).set('Cookie', manager.cookie);
+    expect(res.status).to.equal(201);
+    expect(res.body).to.include({ title: 'Original (copie)', slug: 'original-2', visibility: 'private' });
+    expect(res.body.id).to.not.equal(page.id);
+    expect((await request(app).post('/app/api/admin/pages/999/duplicate').set('Cookie', manager.cookie)).status).to.equal(404);
+  });
+
+  it('DELETE answers 409 for a page with children, removes the subtree with ?cascade=true (204)', async () => {
+    const ids = await makeChain(3);
+    const refused = await request(app).delete(`/app/api/admin/pages/${ids[0]}`).set('Cookie', manager.cookie);
+    expect(refused.status).to.equal(409);
+    expect(refused.body.error).to.equal(pageMessages.hasChildren);
+    const done = await request(app).delete(`/app/api/admin/pages/${ids[0]}?cascade=true`).set('Cookie', manager.cookie);
+    expect(done.status).to.equal(204);
+    expect(await db()('app_pages').count({ n: '*' })).to.deep.equal([{ n: 0 }]);
+    expect((await request(app).delete(`/app/api/admin/pages/${ids[0]}`).set('Cookie', manager.cookie)).status).to.equal(404);
+  });
+
+  it('GET /templates lists the registry, default first', async () => {
+    const res = await request(app).get('/app/api/admin/pages/templates').set('Cookie', manager.cookie);
+    expect(res.status).to.equal(200);
+    expect(res.body.items[0]).to.deep.equal({ name: 'default', label: 'Page standard' });
+    expect(res.body.items.map((template: { name: string }) => template.name)).to.include('section');
+  });
+});
