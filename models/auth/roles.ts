@@ -1,0 +1,213 @@
+// Roles and the permission catalogue: every SQL statement behind /app/api/roles and
+// /app/api/permissions. Rules that live here: names are unique, permissions come from
+// the catalogue only, system roles are never deleted nor renamed, `admin` is never
+// edited, and a caller changes a role only within the permissions it holds itself.
+import { db, type Executor } from '../../lib/db.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+
+export const roleMessages = {
+  notFound: 'Rôle introuvable.',
+  nameTaken: 'Un rôle porte déjà ce nom.',
+  unknownPermissions: 'Ces permissions n’existent pas : {keys}.',
+  systemRoleNotDeletable: 'Un rôle système ne peut pas être supprimé.',
+  adminNotEditable: 'Le rôle admin ne peut pas être modifié : il détient toutes les permissions.',
+  systemRoleNotRenamable: 'Un rôle système ne peut pas être renommé.',
+  escalation: 'Une permission que ce compte ne détient pas ne peut être ni accordée ni retirée : {keys}.',
+} as const;
+
+export const ADMIN_ROLE = 'admin';
+export const BASE_ROLE = 'user';
+
+export interface Role {
+  id: number;
+  name: string;
+  description: string;
+  permissions: string[];
+  system: boolean;
+  user_count: number;
+}
+
+/** Someone acting through the API: its id and its effective permissions this request. */
+export interface Caller {
+  id: number;
+  permissions: string[];
+}
+
+// `admin` holds every permission by definition, even one a module adds later.
+const ROLE_COLUMNS = `
+  r.id, r.name, r.description, r.system,
+  CASE WHEN r.name = '${ADMIN_ROLE}'
+    THEN ARRAY(SELECT p.key FROM app_auth_permissions p ORDER BY p.key)
+    ELSE ARRAY(SELECT rp.permission_key FROM app_auth_role_permissions rp WHERE rp.role_id = r.id ORDER BY rp.permission_key)
+  END AS permissions,
+  (SELECT count(*) FROM (
+     SELECT u.id FROM app_auth_users u WHERE u.role_id = r.id
+     UNION
+     SELECT ur.user_id FROM app_auth_user_roles ur WHERE ur.role_id = r.id
+   ) holders)::int AS user_count`;
+
+export async function listRoles(page: { limit: number; offset: number }, trx: Executor = db()): Promise<{ items: Role[]; total: number }> {
+  const [{ rows }, total] = await Promise.all([
+    trx.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r ORDER BY r.system DESC, r.name LIMIT ? OFFSET ?`, [page.limit, page.offset]),
+    trx('app_auth_roles').count<{ count: number }[]>({ count: '*' }).first(),
+  ]);
+  return { items: rows, total: Number(total?.count ?? 0) };
+}
+
+export async function findRole(id: number, trx: Executor = db()): Promise<Role | undefined> {
+  const { rows } = await trx.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.id = ?`, [id]);
+  return rows[0];
+}
+
+export async function findRoleByName(name: string, trx: Executor = db()): Promise<Role | undefined> {
+  const { rows } = await trx.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.name = ?`, [name]);
+  return rows[0];
+}
+
+export async function getRole(id: number, trx: Executor = db()): Promise<Role> {
+  const role = await findRole(id, trx);
+  if (!role) throw new NotFoundError(roleMessages.notFound);
+  return role;
+}
+
+/** The user's effective roles (primary first), each flagged `primary`. */
+export async function rolesOfUser(userId: number, trx: Executor = db()): Promise<Array<Role & { primary: boolean }>> {
+  const { rows } = await trx.raw(
+    `SELECT ${ROLE_COLUMNS}, (r.id = u.role_id) AS primary
+     FROM app_auth_users u
+     JOIN app_auth_roles r ON r.id = u.role_id OR r.id IN (SELECT role_id FROM app_auth_user_roles WHERE user_id = u.id)
+     WHERE u.id = ?
+     ORDER BY (r.id = u.role_id) DESC, r.name`,
+    [userId],
+  );
+  return rows;
+}
+
+export interface CatalogueSection {
+  section: string;
+  label: string;
+  permissions: Array<{ key: string; label: string }>;
+}
+
+/** The catalogue grouped by section: core sections (positions below 100) first, then modules'. */
+export async function permissionCatalogue(trx: Executor = db()): Promise<CatalogueSection[]> {
+  const rows = await trx('app_auth_permission_sections as s')
+    .join('app_auth_permissions as p', 'p.section', 's.key')
+    .orderBy([{ column: 's.position' }, { column: 's.key' }, { column: 'p.position' }, { column: 'p.key' }])
+    .select('s.key as section', 's.label as section_label', 'p.key', 'p.label');
+  const sections: CatalogueSection[] = [];
+  for (const row of rows) {
+    let section = sections.at(-1);
+    if (section?.section !== row.section) {
+      section = { section: row.section, label: row.section_label, permissions: [] };
+      sections.push(section);
+    }
+    section!.permissions.push({ key: row.key, label: row.label });
+  }
+  return sections;
+}
+
+async function assertKnownPermissions(keys: string[], trx: Executor): Promise<void> {
+  if (keys.length === 0) return;
+  const known = new Set<string>(await trx('app_auth_permissions').whereIn('key', keys).pluck('key'));
+  const unknown = keys.filter((key) => !known.has(key));
+  if (unknown.length) {
+    const message = roleMessages.unknownPermissions.replace('{keys}', unknown.join(', '));
+    throw new ValidationError(message, { code: 'unknown_permission', details: [{ field: 'permissions', message }] });
+  }
+}
+
+/** Permissions held by a role, `admin` meaning all of them. */
+export async function permissionsOfRole(roleId: number, trx: Executor = db()): Promise<string[]> {
+  const role = await trx('app_auth_roles').where({ id: roleId }).first('name');
+  if (role?.name === ADMIN_ROLE) return trx('app_auth_permissions').orderBy('key').pluck('key');
+  return trx('app_auth_role_permissions').where({ role_id: roleId }).orderBy('permission_key').pluck('permission_key');
+}
+
+/** No escalation: a caller grants or withdraws only permissions it holds itself. */
+export function assertWithinCallerPermissions(caller: Caller, keys: Iterable<string>): void {
+  const held = new Set(caller.permissions);
+  const missing = [...new Set(keys)].filter((key) => !held.has(key));
+  if (missing.length) throw new ForbiddenError(roleMessages.escalation.replace('{keys}', missing.sort().join(', ')), { code: 'escalation' });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === '23505';
+}
+
+export interface RoleInput {
+  name: string;
+  description?: string;
+  permissions: string[];
+}
+
+export async function createRole(caller: Caller, input: RoleInput): Promise<Role> {
+  const permissions = [...new Set(input.permissions)];
+  return db().transaction(async (trx) => {
+    await assertKnownPermissions(permissions, trx);
+    assertWithinCallerPermissions(caller, permissions);
+    const inserted = await trx('app_auth_roles')
+      .insert({ name: input.name, description: input.description ?? '', system: false })
+      .onConflict('name')
+      .ignore()
+      .returning('id');
+    if (inserted.length === 0) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
+    const roleId = inserted[0].id;
+    if (permissions.length) await trx('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: roleId, permission_key: key })));
+    return (await findRole(roleId, trx))!;
+  });
+}
+
+export interface RoleChanges {
+  name?: string;
+  description?: string;
+  permissions?: string[];
+}
+
+export async function updateRole(caller: Caller, id: number, changes: RoleChanges): Promise<Role> {
+  return db().transaction(async (trx) => {
+    const role = await trx('app_auth_roles').where({ id }).forUpdate().first();
+    if (!role) throw new NotFoundError(roleMessages.notFound);
+    if (role.name === ADMIN_ROLE) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
+    if (role.system && changes.name !== undefined && changes.name !== role.name) {
+      throw new ConflictError(roleMessages.systemRoleNotRenamable, { code: 'system_role' });
+    }
+    if (changes.permissions !== undefined) {
+      const next = new Set(changes.permissions);
+      await assertKnownPermissions([...next], trx);
+      const current = new Set(await permissionsOfRole(id, trx));
+      const added = [...next].filter((key) => !current.has(key));
+      const removed = [...current].filter((key) => !next.has(key));
+      assertWithinCallerPermissions(caller, [...added, ...removed]);
+      if (removed.length) await trx('app_auth_role_permissions').where({ role_id: id }).whereIn('permission_key', removed).delete();
+      if (added.length) await trx('app_auth_role_permissions').insert(added.map((key) => ({ role_id: id, permission_key: key })));
+    }
+    const update: Record<string, unknown> = { updated_at: trx.fn.now() };
+    if (changes.name !== undefined) update.name = changes.name;
+    if (changes.description !== undefined) update.description = changes.description;
+    try {
+      await trx('app_auth_roles').where({ id }).update(update);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
+      throw error;
+    }
+    return (await findRole(id, trx))!;
+  });
+}
+
+/**
+ * Deletes a custom role. Users whose primary role it was fall back to the base role
+ * `user`; extra assignments go with the role. Withdrawing its permissions from its
+ * holders counts as withdrawing them, so the caller must hold them all.
+ */
+export async function deleteRole(caller: Caller, id: number): Promise<void> {
+  await db().transaction(async (trx) => {
+    const role = await trx('app_auth_roles').where({ id }).forUpdate().first();
+    if (!role) throw new NotFoundError(roleMessages.notFound);
+    if (role.system) throw new ConflictError(roleMessages.systemRoleNotDeletable, { code: 'system_role' });
+    assertWithinCallerPermissions(caller, await permissionsOfRole(id, trx));
+    const base = await trx('app_auth_roles').where({ name: BASE_ROLE }).first('id');
+    await trx('app_auth_users').where({ role_id: id }).update({ role_id: base.id, updated_at: trx.fn.now() });
+    await trx('app_auth_roles').where({ id }).delete();
+  });
+}

@@ -1,0 +1,85 @@
+// Fixtures for the /app/api tests: users with chosen permissions, and a session
+// cookie for them (a stored session, signed like express-session signs its own).
+import signature from 'cookie-signature';
+import { activeConfig } from '../../../lib/config.js';
+import { db } from '../../../lib/db.js';
+import { hashPassword } from '../../../lib/password-hasher.js';
+import { storePasswordHash } from '../../../models/auth/credentials.js';
+import { createSession, publicSessionId } from '../../../models/auth/sessions.js';
+import { insertUser, type User } from '../../../models/auth/users.js';
+import { SESSION_COOKIE } from '../../../middleware/session.js';
+
+export const PASSWORD = 'correct horse battery';
+
+let roleCounter = 0;
+
+/** A custom role holding exactly these permissions; returns its id. */
+export async function makeRole(permissions: string[], name = `role-${++roleCounter}`): Promise<number> {
+  const [row] = await db()('app_auth_roles').insert({ name, description: '', system: false }).returning('id');
+  if (permissions.length) await db()('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: row.id, permission_key: key })));
+  return row.id;
+}
+
+let hashed: Promise<string> | undefined;
+
+export interface MakeUserOptions {
+  email?: string;
+  name?: string;
+  /** Primary role by name (default `user`). */
+  role?: string;
+  /** Creates a custom role with these permissions and makes it the primary role. */
+  permissions?: string[];
+  verified?: boolean;
+  password?: string | null;
+}
+
+let userCounter = 0;
+
+export async function makeUser(options: MakeUserOptions = {}): Promise<User> {
+  let role = options.role ?? 'user';
+  if (options.permissions) {
+    role = `perm-${++roleCounter}`;
+    await makeRole(options.permissions, role);
+  }
+  const user = await insertUser({
+    email: options.email ?? `user${++userCounter}@example.com`,
+    name: options.name ?? `User ${userCounter}`,
+    role,
+    emailVerified: options.verified ?? true,
+  });
+  if (options.password !== null) {
+    const hash = options.password ? await hashPassword(options.password) : await (hashed ??= hashPassword(PASSWORD));
+    await storePasswordHash(user.id, hash);
+  }
+  return user;
+}
+
+export function resetHelperCaches(): void {
+  hashed = undefined;
+}
+
+export interface LoggedIn {
+  cookie: string;
+  sid: string;
+  publicId: string;
+}
+
+export async function logIn(user: { id: number }, options: { userAgent?: string } = {}): Promise<LoggedIn> {
+  const sid = await createSession(user.id, { ip: '127.0.0.1', userAgent: options.userAgent ?? 'test-agent' });
+  const signed = 's:' + signature.sign(sid, activeConfig().sessionSecret);
+  return { sid, cookie: `${SESSION_COOKIE}=${encodeURIComponent(signed)}`, publicId: publicSessionId(sid) };
+}
+
+/** A user with these permissions, logged in. */
+export async function caller(options: MakeUserOptions = {}): Promise<User & LoggedIn> {
+  const user = await makeUser(options);
+  return { ...user, ...(await logIn(user)) };
+}
+
+// Smallest valid images of each accepted type (magic bytes are what the server checks).
+export const PNG_1X1 = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f0b1e30000000049454e44ae426082',
+  'hex',
+);
+export const JPEG_BYTES = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1), Buffer.from([0xff, 0xd9])]);
+export const WEBP_BYTES = Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(24, 0)]);
