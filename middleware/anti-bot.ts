@@ -47,6 +47,9 @@ export function refuseBots(req: Request, _res: Response, next: NextFunction): vo
     age === undefined ||
     age < ANTI_BOT_MIN_AGE_MS ||
     age > ANTI_BOT_MAX_AGE_MS;
-  if (refused) return next(new UserFacingError(antiBotMessage, { code: 'form_rejected' }));
-  next();
+  if (!refused) return next();
+  // Set after construction: a subclass's own `code` field would override the option.
+  const error = new UserFacingError(antiBotMessage);
+  error.code = 'form_rejected';
+  next(error);
 }
