@@ -12,70 +12,73 @@ export class AppError extends Error {
   status = 500;
   code = 'internal_error';
   details?: ErrorDetail[];
+  // Subclasses set their default `code` as a field, which runs after this constructor:
+  // they read the requested code from here so that `options.code` wins.
+  protected requestedCode?: string;
 
   constructor(message: string, options?: { code?: string; details?: ErrorDetail[]; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    if (options?.code) this.code = options.code;
+    if (options?.code) this.code = this.requestedCode = options.code;
     if (options?.details) this.details = options.details;
   }
 }
 
 export class ValidationError extends AppError {
   override status = 400;
-  override code = 'validation_error';
+  override code = this.requestedCode ?? 'validation_error';
 }
 
 /** A failure the user can act on (expired link, wrong current password…): shown as it is. */
 export class UserFacingError extends AppError {
   override status = 400;
-  override code = 'user_error';
+  override code = this.requestedCode ?? 'user_error';
 }
 
 export class UnauthenticatedError extends AppError {
   override status = 401;
-  override code = 'unauthenticated';
+  override code = this.requestedCode ?? 'unauthenticated';
 }
 
 export class InvalidCredentialsError extends AppError {
   override status = 401;
-  override code = 'invalid_credentials';
+  override code = this.requestedCode ?? 'invalid_credentials';
 }
 
 /** Raised by login() only when the password is right and the address is not verified. */
 export class EmailNotVerifiedError extends AppError {
   override status = 401;
-  override code = 'email_unverified';
+  override code = this.requestedCode ?? 'email_unverified';
 }
 
 export class ForbiddenError extends AppError {
   override status = 403;
-  override code = 'forbidden';
+  override code = this.requestedCode ?? 'forbidden';
 }
 
 export class NotFoundError extends AppError {
   override status = 404;
-  override code = 'not_found';
+  override code = this.requestedCode ?? 'not_found';
 }
 
 export class ConflictError extends AppError {
   override status = 409;
-  override code = 'conflict';
+  override code = this.requestedCode ?? 'conflict';
 }
 
 export class PayloadTooLargeError extends AppError {
   override status = 413;
-  override code = 'payload_too_large';
+  override code = this.requestedCode ?? 'payload_too_large';
 }
 
 export class UnsupportedMediaTypeError extends AppError {
   override status = 415;
-  override code = 'unsupported_media_type';
+  override code = this.requestedCode ?? 'unsupported_media_type';
 }
 
 export class RateLimitedError extends AppError {
   override status = 429;
-  override code = 'rate_limited';
+  override code = this.requestedCode ?? 'rate_limited';
   retryAfterSeconds: number;
 
   constructor(message: string, retryAfterSeconds: number) {
@@ -86,7 +89,7 @@ export class RateLimitedError extends AppError {
 
 export class ServiceUnavailableError extends AppError {
   override status = 503;
-  override code = 'service_unavailable';
+  override code = this.requestedCode ?? 'service_unavailable';
 }
 
 const DATABASE_UNAVAILABLE_CODES = new Set([
