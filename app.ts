@@ -95,7 +95,10 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: activeConfig().baseUrl }, 'server listening');
 
+  let shuttingDown = false;
   const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => {
       logger.error('shutdown took longer than 10 s: exiting');
@@ -113,8 +116,10 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // `on`, not `once`: a loader such as tsx exits the process itself when it sees no
+  // other listener left for the signal.
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -36,6 +36,13 @@ export function createKnex(connectionString: string, poolMax = 10): Knex {
       },
     },
     acquireConnectionTimeout: 5000,
+    // knex prints to the console by default; its messages belong in the structured log.
+    log: {
+      warn: (message: unknown) => logger.warn({ component: 'knex' }, String(message)),
+      error: (message: unknown) => logger.error({ component: 'knex' }, String(message instanceof Error ? message.message : message)),
+      deprecate: (message: unknown) => logger.warn({ component: 'knex' }, String(message)),
+      debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
+    },
     migrations: { migrationSource: new MigrationSource(), tableName: 'knex_migrations' },
   });
 }

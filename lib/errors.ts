@@ -110,7 +110,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
   if (code && DATABASE_UNAVAILABLE_CODES.has(code)) return true;
-  return /Connection terminated|connection timeout|Timeout acquiring a connection|Client has encountered a connection error|terminating connection/i.test(
+  return /Connection terminated|connection timeout|Timeout acquiring a connection|Client has encountered a connection error|terminating connection|not currently accepting connections|the database system is (starting up|shutting down)/i.test(
     error.message,
   );
 }

@@ -16,11 +16,13 @@ interface TestDatabase {
   scratchDir: string;
 }
 
-let current: TestDatabase | undefined;
+// Kept on globalThis: mocha may load the root-hooks file and the test files through
+// different module loaders, which would otherwise give each its own copy of this state.
+const state = globalThis as { __siteTestDatabase?: TestDatabase };
 
 export function testDatabase(): TestDatabase {
-  if (!current) throw new Error('test database not started (test/support/hooks.ts)');
-  return current;
+  if (!state.__siteTestDatabase) throw new Error('test database not started (test/support/hooks.ts)');
+  return state.__siteTestDatabase;
 }
 
 function withDatabase(url: string, database: string): string {
@@ -69,14 +71,15 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   } finally {
     await knex.destroy();
   }
-  current = { url, adminUrl, name, embedded, scratchDir };
-  return current;
+  state.__siteTestDatabase = { url, adminUrl, name, embedded, scratchDir };
+  return state.__siteTestDatabase;
 }
 
 export async function stopTestDatabase(): Promise<void> {
+  const current = state.__siteTestDatabase;
   if (!current) return;
   const { adminUrl, name, embedded, scratchDir } = current;
-  current = undefined;
+  state.__siteTestDatabase = undefined;
   await dropScratchDatabase(adminUrl, name);
   await embedded?.stop();
   rmSync(scratchDir, { recursive: true, force: true });
