@@ -13,8 +13,12 @@ const password = Joi.string().min(1).max(1000);
 const roleName = Joi.string().trim().min(1).max(64);
 const permissionKey = Joi.string().max(64);
 
-export const idParams = Joi.object({ id: id.required() });
-export const userRoleParams = Joi.object({ id: id.required(), roleId: id.required() });
+// Path ids are plain decimal digits ("1e3", "0x10", " 7" are refused), then numbers.
+const idParam = Joi.string()
+  .pattern(/^[1-9][0-9]{0,9}$/)
+  .custom((value: string, helpers) => (Number(value) > 2_147_483_647 ? helpers.error('number.max', { limit: 2_147_483_647 }) : Number(value)));
+export const idParams = Joi.object({ id: idParam.required() });
+export const userRoleParams = Joi.object({ id: idParam.required(), roleId: idParam.required() });
 export const sessionParams = Joi.object({ sessionId: Joi.string().hex().length(32).required() });
 
 const page = {

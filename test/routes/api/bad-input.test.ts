@@ -1,0 +1,121 @@
+// For every route, malformed requests (wrong types, arrays for strings, __proto__,
+// unknown fields, bad params, oversized or non-JSON bodies, cross-site writes) → a 4xx
+// with the error shape, never a 500, and nothing written.
+import { expect } from 'chai';
+import type { Express } from 'express';
+import request from 'supertest';
+import { db } from '../../../lib/db.js';
+import { apiRoutes } from '../../../routes/api/index.js';
+import { createTestApp, resetData } from '../../support/app.js';
+import { caller, makeUser } from './helpers.js';
+
+interface Case {
+  method: 'get' | 'post' | 'put' | 'delete';
+  route: string;
+  path: string;
+  body?: unknown;
+  raw?: { type: string; data: string };
+  headers?: Record<string, string>;
+  status: number;
+  why: string;
+}
+
+const T = 1; // the target user's id (first user after reset is the caller: see below)
+const big = 'x'.repeat(110 * 1024);
+
+const CASES: Case[] = [
+  { method: 'get', route: '/users', path: '/users?limit=abc', status: 400, why: 'limit not a number' },
+  { method: 'get', route: '/users', path: '/users?limit=1&limit=2', status: 400, why: 'limit given twice' },
+  { method: 'get', route: '/users', path: '/users?offset=-1', status: 400, why: 'negative offset' },
+  { method: 'get', route: '/users', path: '/users?search=a&search=b', status: 400, why: 'search given twice' },
+  { method: 'get', route: '/users', path: '/users?sort=email', status: 400, why: 'unknown query parameter' },
+  { method: 'post', route: '/users', path: '/users', body: { email: ['a@example.com'], name: 'A' }, status: 400, why: 'array for the email' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'not-an-address', name: 'A' }, status: 400, why: 'invalid address' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A', email_verified: true }, status: 400, why: 'unknown field' },
+  { method: 'post', route: '/users', path: '/users', raw: { type: 'application/json', data: '{"email":"a@example.com","name":"A","__proto__":{"role":"admin"}}' }, status: 400, why: '__proto__ key' },
+  { method: 'post', route: '/users', path: '/users', raw: { type: 'application/json', data: '{"email":' }, status: 400, why: 'broken JSON' },
+  { method: 'post', route: '/users', path: '/users', raw: { type: 'application/x-www-form-urlencoded', data: 'email=a%40example.com&name=A' }, status: 415, why: 'form body' },
+  { method: 'post', route: '/users', path: '/users', raw: { type: 'text/plain', data: '{"email":"a@example.com","name":"A"}' }, status: 415, why: 'text/plain body' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: big }, status: 413, why: 'body over the JSON limit' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A', password: 'short' }, status: 400, why: 'password under 8 characters' },
+  { method: 'post', route: '/users', path: '/users', body: [{ email: 'a@example.com', name: 'A' }], status: 400, why: 'array body' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A' }, headers: { Origin: 'https://evil.example' }, status: 403, why: 'cross-site Origin' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A' }, headers: { 'Sec-Fetch-Site': 'cross-site' }, status: 403, why: 'cross-site fetch' },
+  { method: 'get', route: '/users/:id', path: '/users/abc', status: 400, why: 'id not a number' },
+  { method: 'get', route: '/users/:id', path: '/users/1.5', status: 400, why: 'id not an integer' },
+  { method: 'get', route: '/users/:id', path: '/users/99999999999', status: 400, why: 'id out of range' },
+  { method: 'get', route: '/users/:id', path: '/users/0', status: 400, why: 'id zero' },
+  { method: 'put', route: '/users/:id', path: `/users/${T}`, body: {}, status: 400, why: 'empty body' },
+  { method: 'put', route: '/users/:id', path: `/users/${T}`, body: { name: 42 }, status: 400, why: 'number for the name' },
+  { method: 'put', route: '/users/:id', path: `/users/${T}`, body: { email_verified: 'maybe' }, status: 400, why: 'non-boolean email_verified' },
+  { method: 'put', route: '/users/:id', path: `/users/${T}`, body: { role: ['admin'] }, status: 400, why: 'array for the role' },
+  { method: 'put', route: '/users/:id', path: `/users/${T}`, body: { name: 'A', role_id: 1 }, status: 400, why: 'unknown field role_id' },
+  { method: 'put', route: '/users/:id/email', path: `/users/${T}/email`, body: { email: { $ne: null } }, status: 400, why: 'object for the email' },
+  { method: 'put', route: '/users/:id/password', path: `/users/${T}/password`, body: { password: 12345678 }, status: 400, why: 'number for the password' },
+  { method: 'put', route: '/users/:id/password', path: `/users/${T}/password`, body: { password: 'é'.repeat(40) }, status: 400, why: 'password over 72 bytes' },
+  { method: 'post', route: '/users/:id/send-password-reset', path: `/users/${T}/send-password-reset`, body: { email: 'x@example.com' }, status: 400, why: 'unexpected body' },
+  { method: 'post', route: '/users/:id/send-password-reset', path: '/users/999999/send-password-reset', status: 404, why: 'no such user' },
+  { method: 'get', route: '/users/:id/roles', path: '/users/-1/roles', status: 400, why: 'negative id' },
+  { method: 'post', route: '/users/:id/roles', path: `/users/${T}/roles`, body: { role_id: 'admin' }, status: 400, why: 'name for role_id' },
+  { method: 'post', route: '/users/:id/roles', path: `/users/${T}/roles`, body: {}, status: 400, why: 'missing role_id' },
+  { method: 'delete', route: '/users/:id/roles/:roleId', path: `/users/${T}/roles/abc`, status: 400, why: 'roleId not a number' },
+  { method: 'put', route: '/users/profile', path: '/users/profile', body: { name: '' }, status: 400, why: 'empty name' },
+  { method: 'put', route: '/users/profile', path: '/users/profile', body: { name: 'A', image: '/etc/passwd' }, status: 400, why: 'unknown field image' },
+  { method: 'post', route: '/users/profile/email', path: '/users/profile/email', body: { email: 'b@example.com' }, status: 400, why: 'missing current password' },
+  { method: 'post', route: '/users/profile/email', path: '/users/profile/email', body: { email: ['b@example.com'], current_password: 'x' }, status: 400, why: 'array for the email' },
+  { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm', status: 400, why: 'missing token' },
+  { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm?token=a&token=b', status: 400, why: 'token given twice' },
+  { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm?token=%3Cscript%3E', status: 400, why: 'token with foreign characters' },
+  { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm?token=unknowntoken', status: 400, why: 'unknown token' },
+  { method: 'post', route: '/users/profile/password', path: '/users/profile/password', body: { current_password: true, new_password: 'abcdefghij' }, status: 400, why: 'boolean for the password' },
+  { method: 'post', route: '/users/profile/picture', path: '/users/profile/picture', body: { picture: 'data:image/png;base64,AAAA' }, status: 415, why: 'JSON instead of multipart' },
+  { method: 'delete', route: '/users/profile/picture', path: '/users/profile/picture?all=1', status: 400, why: 'unknown query parameter' },
+  { method: 'get', route: '/users/profile/sessions', path: '/users/profile/sessions?limit=5', status: 400, why: 'unknown query parameter' },
+  { method: 'delete', route: '/users/profile/sessions', path: '/users/profile/sessions?keep_current=perhaps', status: 400, why: 'non-boolean keep_current' },
+  { method: 'delete', route: '/users/profile/sessions/:sessionId', path: '/users/profile/sessions/not-hex', status: 400, why: 'malformed session id' },
+  { method: 'delete', route: '/users/profile/sessions/:sessionId', path: `/users/profile/sessions/${'b'.repeat(32)}`, status: 404, why: 'someone else’s or no session' },
+  { method: 'get', route: '/roles', path: '/roles?limit=0', status: 400, why: 'limit zero' },
+  { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: 'users.view' }, status: 400, why: 'string for permissions' },
+  { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: [1, 2] }, status: 400, why: 'numbers in permissions' },
+  { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: ['users.view', 'users.view'] }, status: 400, why: 'duplicate permissions' },
+  { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: [], system: true }, status: 400, why: 'unknown field system' },
+  { method: 'get', route: '/roles/:id', path: '/roles/abc', status: 400, why: 'id not a number' },
+  { method: 'get', route: '/roles/:id', path: '/roles/999999', status: 404, why: 'no such role' },
+  { method: 'put', route: '/roles/:id', path: '/roles/1', body: { permissions: null }, status: 400, why: 'null permissions' },
+  { method: 'delete', route: '/roles/:id', path: '/roles/1e3', status: 400, why: 'exponent id' },
+  { method: 'get', route: '/permissions', path: '/permissions?section=users', status: 400, why: 'unknown query parameter' },
+];
+
+describe('/app/api bad input', () => {
+  let app: Express;
+  before(() => {
+    app = createTestApp();
+  });
+  beforeEach(resetData);
+
+  it('has at least one malformed request for every route', () => {
+    const covered = new Set(CASES.map((entry) => `${entry.method} ${entry.route}`));
+    const missing = apiRoutes.map((route) => `${route.method} ${route.path}`).filter((key) => !covered.has(key));
+    expect(missing).to.deep.equal([]);
+  });
+
+  for (const entry of CASES) {
+    it(`${entry.method.toUpperCase()} ${entry.path.slice(0, 60)} (${entry.why}) → ${entry.status}`, async () => {
+      const target = await makeUser({ name: 'Target' });
+      expect(target.id).to.equal(T);
+      const admin = await caller({ role: 'admin' });
+      const usersBefore = await db()('app_auth_users').orderBy('id').select();
+      const rolesBefore = await db()('app_auth_roles').count({ count: '*' }).first();
+      let req = request(app)[entry.method]('/app/api' + entry.path).set('Cookie', admin.cookie);
+      for (const [name, value] of Object.entries(entry.headers ?? {})) req = req.set(name, value);
+      if (entry.raw) req = req.set('Content-Type', entry.raw.type).send(entry.raw.data);
+      else if (entry.body !== undefined) req = req.send(entry.body as object);
+      const response = await req;
+      expect(response.status, JSON.stringify(response.body)).to.equal(entry.status);
+      expect(response.body).to.have.property('error').that.is.a('string');
+      expect(response.body).to.have.property('code').that.is.a('string');
+      expect(await db()('app_auth_users').orderBy('id').select()).to.deep.equal(usersBefore);
+      expect(await db()('app_auth_roles').count({ count: '*' }).first()).to.deep.equal(rolesBefore);
+    });
+  }
+});
