@@ -10,7 +10,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function isCrossSite(req: Request, baseUrl: string): boolean {
   const fetchSite = req.get('sec-fetch-site');
-  if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
+  // A browser that sends Sec-Fetch-Site says where the request comes from, and it is
+  // the better signal: under `Referrer-Policy: no-referrer` the same browser sends
+  // `Origin: null` even for a form posted from our own page.
+  if (fetchSite) return fetchSite !== 'same-origin' && fetchSite !== 'none';
   const origin = req.get('origin');
   if (origin && origin !== 'null') {
     const allowed = new Set([new URL(baseUrl).origin, `${req.protocol}://${req.get('host')}`]);

@@ -18,6 +18,9 @@ export function securityHeaders() {
         objectSrc: ["'none'"],
       },
     },
+    // The full URL never leaves the site; pages whose URL carries a token send no
+    // Referer at all (set by their controllers).
+    referrerPolicy: { policy: 'same-origin' },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
   });
