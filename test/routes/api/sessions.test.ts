@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import type { Express } from 'express';
+import request from 'supertest';
+import { db } from '../../../lib/db.js';
+import { createTestApp, resetData } from '../../support/app.js';
+import { caller, logIn } from './helpers.js';
+
+describe('profile sessions (/app/api/users/profile/sessions)', () => {
+  let app: Express;
+  before(() => {
+    app = createTestApp();
+  });
+  beforeEach(resetData);
+
+  it('lists the caller’s sessions with public id, address, user agent, dates, and current on its own', async () => {
+    const me = await caller();
+    const phone = await logIn(me, { userAgent: 'Phone browser' });
+    await caller();
+    const response = await request(app).get('/app/api/users/profile/sessions').set('Cookie', me.cookie);
+    expect(response.status).to.equal(200);
+    expect(response.body.total).to.equal(2);
+    const byId = Object.fromEntries(response.body.items.map((item: { id: string }) => [item.id, item]));
+    expect(byId[me.publicId]).to.include({ current: true, ip: '127.0.0.1' });
+    expect(byId[phone.publicId]).to.include({ current: false, user_agent: 'Phone browser' });
+    expect(byId[me.publicId]).to.have.keys('id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at', 'current');
+    expect(JSON.stringify(response.body)).not.to.include(me.sid);
+  });
+
+  it('revokes one of the caller’s sessions, and answers 404 for another user’s session', async () => {
+    const me = await caller();
+    const phone = await logIn(me);
+    const stranger = await caller();
+    const theirs = await request(app).delete(`/app/api/users/profile/sessions/${stranger.publicId}`).set('Cookie', me.cookie);
+    expect(theirs.status).to.equal(404);
+    expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', stranger.cookie)).status).to.equal(200);
+    expect((await request(app).delete(`/app/api/users/profile/sessions/${phone.publicId}`).set('Cookie', me.cookie)).status).to.equal(204);
+    expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', phone.cookie)).status).to.equal(401);
+    expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', me.cookie)).status).to.equal(200);
+  });
+
+  it('DELETE without keep_current revokes every session, the caller’s included, and clears the cookie', async () => {
+    const me = await caller();
+    await logIn(me);
+    const response = await request(app).delete('/app/api/users/profile/sessions').set('Cookie', me.cookie);
+    expect(response.status).to.equal(200);
+    expect(response.body.revoked).to.equal(2);
+    expect(String(response.headers['set-cookie'])).to.match(/site\.sid=;/);
+    expect(await db()('app_auth_sessions').where({ user_id: me.id })).to.have.length(0);
+    expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', me.cookie)).status).to.equal(401);
+  });
+
+  it('DELETE ?keep_current=true revokes all the others and keeps the caller’s', async () => {
+    const me = await caller();
+    const other = await logIn(me);
+    const response = await request(app).delete('/app/api/users/profile/sessions?keep_current=true').set('Cookie', me.cookie);
+    expect(response.body.revoked).to.equal(1);
+    expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', other.cookie)).status).to.equal(401);
+    expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', me.cookie)).status).to.equal(200);
+  });
+
+  it('PUT /users/profile changes the caller’s name only', async () => {
+    const me = await caller({ name: 'Before' });
+    const response = await request(app).put('/app/api/users/profile').set('Cookie', me.cookie).send({ name: '  After  ' });
+    expect(response.status).to.equal(200);
+    expect(response.body).to.include({ id: me.id, name: 'After', role: 'user' });
+  });
+});
