@@ -47,9 +47,6 @@ export function refuseBots(req: Request, _res: Response, next: NextFunction): vo
     age === undefined ||
     age < ANTI_BOT_MIN_AGE_MS ||
     age > ANTI_BOT_MAX_AGE_MS;
-  if (!refused) return next();
-  // Set after construction: a subclass's own `code` field would override the option.
-  const error = new UserFacingError(antiBotMessage);
-  error.code = 'form_rejected';
-  next(error);
+  if (refused) return next(new UserFacingError(antiBotMessage, { code: 'form_rejected' }));
+  next();
 }

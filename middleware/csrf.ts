@@ -69,14 +69,8 @@ export function verifyCsrfToken(req: Request, res: Response, next: NextFunction)
   if (SAFE_METHODS.has(req.method)) return next();
   const secretValue = res.locals.csrfCookieIssued ? undefined : readCookie(req, CSRF_COOKIE);
   const token = req.body?.[CSRF_FIELD] ?? req.get('x-csrf-token');
-  if (!secretValue || !tokenMatches(secretValue, token)) return next(withCode(new ForbiddenError(csrfMessage), 'csrf'));
+  if (!secretValue || !tokenMatches(secretValue, token)) return next(new ForbiddenError(csrfMessage, { code: 'csrf' }));
   next();
-}
-
-// Set after construction: a subclass's own `code` field would override the option.
-function withCode<T extends { code: string }>(error: T, code: string): T {
-  error.code = code;
-  return error;
 }
 
 /** Both lines of defence, for any form POST (the admin area reuses it). */
