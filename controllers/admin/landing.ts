@@ -1,7 +1,9 @@
 import type { Request, Response } from 'express';
+import { navigationFor, renderAdmin } from './shell.js';
 
-// GET /admin: the landing page of the administration (the guard has run).
-export function showAdminLanding(req: Request, res: Response): void {
-  res.set('Cache-Control', 'no-store');
-  res.render('admin/landing.njk', { pageTitle: 'Administration', user: req.user });
+// GET /admin: the dashboard of the administration (the guard has run): one card per
+// screen the user may open.
+export async function showAdminLanding(req: Request, res: Response): Promise<void> {
+  const screens = (await navigationFor(req)).filter((entry) => entry.href !== '/admin');
+  await renderAdmin(req, res, 'admin/landing.njk', { pageTitle: 'Administration', screens });
 }

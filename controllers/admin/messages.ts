@@ -1,0 +1,32 @@
+// User-facing text of the administration screens and the profile page (impersonal,
+// «courriel», never «avec succès»).
+export const adminMessages = {
+  userInvited: (email: string) => `Le compte est créé. Une invitation est envoyée à ${email}.`,
+  userInvitationFailed: (email: string) =>
+    `Le compte est créé, mais l’invitation n’a pas pu être envoyée à ${email}. Le bouton « Envoyer un lien de réinitialisation » permet de réessayer plus tard.`,
+  userCreated: 'Le compte est créé ; la connexion est possible avec le mot de passe choisi.',
+  userSaved: 'Les modifications du compte sont enregistrées.',
+  userEmailSaved: 'Le courriel du compte est modifié.',
+  userPasswordSaved: 'Le mot de passe du compte est défini ; ses sessions sont fermées.',
+  userVerified: 'Le courriel est marqué comme vérifié.',
+  resetSent: (email: string) => `Un lien de réinitialisation est envoyé à ${email}.`,
+  mailFailed: 'Le courriel n’a pas pu être envoyé. Réessayez plus tard.',
+  roleAssigned: 'Le rôle est attribué.',
+  roleAlreadyHeld: 'Ce compte a déjà ce rôle.',
+  roleRevoked: 'Le rôle est retiré.',
+  roleCreated: 'Le rôle est créé.',
+  roleSaved: 'Le rôle est enregistré.',
+  roleDeleted: 'Le rôle est supprimé.',
+  profileNameSaved: 'Le nom est enregistré.',
+  profileEmailPending: (email: string) =>
+    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’ancienne adresse en est informée.`,
+  profileEmailConfirmed: 'Le nouveau courriel est confirmé.',
+  profileEmailInvalid: 'Ce lien de confirmation est invalide ou a expiré. Une nouvelle demande est nécessaire.',
+  profilePasswordSaved: 'Le mot de passe est modifié. Les autres sessions sont fermées.',
+  passwordsDiffer: 'Les deux mots de passe ne correspondent pas.',
+  pictureSaved: 'La photo est enregistrée.',
+  pictureRemoved: 'La photo est retirée.',
+  sessionRevoked: 'La session est déconnectée.',
+  otherSessionsRevoked: (count: number) =>
+    count === 0 ? 'Aucune autre session n’était ouverte.' : `${count} autre${count > 1 ? 's' : ''} session${count > 1 ? 's' : ''} déconnectée${count > 1 ? 's' : ''}.`,
+} as const;
