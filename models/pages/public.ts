@@ -40,9 +40,10 @@ export function isResolvablePath(segments: string[]): boolean {
   );
 }
 
-// One statement whatever the depth: descend from the root one segment per step, each
+// One statement whatever the depth (the benchmark baseline runs it too): descend from
+// the root one segment per step, each
 // step one probe of the (COALESCE(parent_id, 0), slug) unique index.
-const RESOLVE_SQL = `
+export const RESOLVE_SQL = `
   WITH RECURSIVE chain AS (
     SELECT p.id, 1 AS depth, p.title::text AS title, ARRAY[]::text[] AS titles
     FROM ${PAGES_TABLE} p
