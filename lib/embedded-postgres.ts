@@ -40,6 +40,14 @@ async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
+async function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 export async function startEmbeddedPostgres(options: {
   directory: string;
   port?: number;
@@ -52,7 +60,9 @@ export async function startEmbeddedPostgres(options: {
   const fresh = !existsSync(path.join(clusterDir, 'PG_VERSION'));
   if (fresh) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
-  const port = options.port ?? EMBEDDED_DEFAULT_PORT;
+  // The cluster is ours alone, so its port may change between runs: the usual one when
+  // free, any free one otherwise (another site or a test run on the same machine).
+  const port = options.port ?? ((await isPortFree(EMBEDDED_DEFAULT_PORT)) ? EMBEDDED_DEFAULT_PORT : await freePort());
 
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
