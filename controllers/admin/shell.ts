@@ -115,6 +115,9 @@ export function formReached(_req: Request, res: Response, next: NextFunction): v
   next();
 }
 
+/** The failed form's name, or how to read it from the request (e.g. a block's index). */
+export type FormName = string | ((req: Request) => string);
+
 export type Rerender = (req: Request, res: Response, locals: FormLocals, status: number) => Promise<void>;
 
 /**
@@ -123,7 +126,7 @@ export type Rerender = (req: Request, res: Response, locals: FormLocals, status:
  * fields and the input kept. Guards (401, 403 of the permission check, CSRF) and
  * internal errors go on to the site's error handler.
  */
-export function formFailure(form: string, rerender: Rerender) {
+export function formFailure(form: FormName, rerender: Rerender) {
   return async function adminFormFailure(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
     if (res.headersSent || !res.locals.formReached) return next(error);
     const appError = toAppError(error);
@@ -131,7 +134,7 @@ export function formFailure(form: string, rerender: Rerender) {
     const fieldErrors: Record<string, string> = {};
     for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
     logger.debug({ requestId: req.id, code: appError.code, form }, 'admin form refused');
-    await rerender(req, res, { form, values: echoedValues(req.body), error: appError.message, fieldErrors }, appError.status);
+    await rerender(req, res, { form: typeof form === 'function' ? form(req) : form, values: echoedValues(req.body), error: appError.message, fieldErrors }, appError.status);
   };
 }
 
@@ -141,7 +144,7 @@ type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
  * The handler chain of a form POST: guards, both CSRF defences, the form's handler,
  * and its failure handler re-rendering the page (see formFailure).
  */
-export function formChain(form: string, guards: Handler[], handler: Handler, rerender: Rerender): Array<Handler | ReturnType<typeof formFailure>> {
+export function formChain(form: FormName, guards: Handler[], handler: Handler, rerender: Rerender): Array<Handler | ReturnType<typeof formFailure>> {
   return [...guards, ...csrfProtection, formReached, handler, formFailure(form, rerender)];
 }
 
@@ -150,6 +153,6 @@ export function formChain(form: string, guards: Handler[], handler: Handler, rer
  * upload is parsed, so the cross-site refusal runs first, the token check after
  * parsing. An upload refused for its size or type re-renders the form.
  */
-export function uploadFormChain(form: string, guards: Handler[], parse: Handler, handler: Handler, rerender: Rerender): Array<Handler | ReturnType<typeof formFailure>> {
+export function uploadFormChain(form: FormName, guards: Handler[], parse: Handler, handler: Handler, rerender: Rerender): Array<Handler | ReturnType<typeof formFailure>> {
   return [...guards, refuseCrossSite, formReached, parse, verifyCsrfToken, handler, formFailure(form, rerender)];
 }

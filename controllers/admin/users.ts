@@ -81,7 +81,7 @@ export async function showUserDetail(req: Request, res: Response, locals: FormLo
       target: user,
       userRoles,
       roles,
-      assignable: roles.filter((role) => !held.has(role.name)),
+      assignable: roles.filter((role) => !held.has(role.name)).map((role) => ({ value: role.id, label: role.name })),
       sessions,
       canManage: hasPermission(req, 'users.manage'),
       ...locals,

@@ -3,11 +3,13 @@
 // public site. Tables: models/pages/schema.ts (createTables/dropTables).
 import type { SiteModule } from '../modules.js';
 import { pagesManifest } from '../../models/pages/manifest.js';
+import { registerPagesAdminScreens } from './admin-screens.js';
 import { registerPagesApi } from './api.js';
 import { registerPagesSite } from './site.js';
 
 export const pagesModule: SiteModule = {
   manifest: pagesManifest,
   registerApi: registerPagesApi,
+  registerAdmin: registerPagesAdminScreens,
   registerSite: registerPagesSite,
 };

@@ -1,0 +1,256 @@
+// /admin/users: every form refused without users.manage, re-rendered with its
+// messages and the input on invalid data, and applied (database state) on success.
+import { expect } from 'chai';
+import type { Express } from 'express';
+import { db } from '../../../lib/db.js';
+import { closeMailTransports } from '../../../mail/index.js';
+import { createTestApp, resetData } from '../../support/app.js';
+import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
+import { PASSWORD, makeUser } from '../api/helpers.js';
+import { AdminClient, textOf } from './helpers.js';
+
+describe('/admin/users screens', () => {
+  let app: Express;
+  let smtp: TestSmtpServer;
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    app = createTestApp({ SMTP_URL: smtp.url });
+  });
+  after(async () => {
+    closeMailTransports();
+    await smtp.close();
+  });
+  beforeEach(async () => {
+    await resetData();
+    smtp.clear();
+    smtp.setFailing(false);
+  });
+
+  const admin = () => AdminClient.as(app, { role: 'admin', name: 'Ada Admin' });
+  const viewer = () => AdminClient.as(app, { permissions: ['admin.access', 'users.view'] });
+
+  describe('list and detail', () => {
+    it('lists accounts with a search and pages of 25, titled «Utilisateurs — <APP_NAME>»', async () => {
+      const client = await admin();
+      for (let n = 0; n < 27; n++) await makeUser({ email: `bulk${n}@example.com`, name: `Bulk ${n}` });
+      await makeUser({ email: 'zoe@example.com', name: 'Zoé Zed' });
+      const first = await client.get('/admin/users');
+      expect(first.status).to.equal(200);
+      expect(first.text).to.include('<title>Utilisateurs — Site de test</title>');
+      expect(textOf(first.text)).to.include('29 comptes');
+      expect(first.text).to.include('Page 1 sur 2');
+      const second = await client.get('/admin/users?page=2');
+      expect(second.text).to.include('zoe@example.com');
+      const found = await client.get('/admin/users?search=zed');
+      expect(textOf(found.text)).to.include('1 compte pour « zed »');
+      expect(found.text).to.include('zoe@example.com').and.not.include('bulk1@example.com');
+    });
+
+    it('shows name, address, role, roles, verified state and sessions count on the detail page', async () => {
+      const client = await admin();
+      const target = await makeUser({ name: 'Bob Target', email: 'bob@example.com', verified: false });
+      const page = await client.get(`/admin/users/${target.id}`);
+      expect(page.status).to.equal(200);
+      const text = textOf(page.text);
+      expect(text).to.include('Bob Target').and.include('bob@example.com').and.include('Rôle principal user');
+      expect(text).to.include('Courriel vérifié Non').and.include('Sessions actives 0');
+      expect(text).to.include('Marquer le courriel comme vérifié');
+    });
+
+    it('shows the detail without any form to a user holding users.view only, and refuses users.manage screens', async () => {
+      const client = await viewer();
+      const target = await makeUser({ verified: false });
+      const page = await client.get(`/admin/users/${target.id}`);
+      expect(page.status).to.equal(200);
+      expect(page.text).not.to.include('Marquer le courriel comme vérifié').and.not.include(`action="/admin/users/${target.id}/email"`);
+      expect((await client.get('/admin/users/new')).status).to.equal(403);
+    });
+
+    it('refuses the users screens without users.view (403) and answers 404 for an unknown or malformed id', async () => {
+      const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view'] });
+      expect((await client.get('/admin/users')).status).to.equal(403);
+      const boss = await admin();
+      expect((await boss.get('/admin/users/999999')).status).to.equal(404);
+      expect((await boss.get('/admin/users/1e3')).status).to.equal(404);
+    });
+  });
+
+  describe('POST /admin/users (Inviter un utilisateur)', () => {
+    it('is refused without users.manage', async () => {
+      const client = await viewer();
+      const response = await client.post('/admin/users', { name: 'X', email: 'x@example.com', role: 'user' });
+      expect(response.status).to.equal(403);
+      expect(await db()('app_auth_users').where({ email: 'x@example.com' })).to.have.length(0);
+    });
+
+    it('re-renders the form with the messages next to the fields and the input kept, never the password', async () => {
+      const client = await admin();
+      const response = await client.post('/admin/users', { name: '', email: 'not-an-address', role: 'user', password: 'secret-typed' }, '/admin/users/new');
+      expect(response.status).to.equal(400);
+      expect(response.text).to.include('id="invite-name-error"').and.include('id="invite-email-error"');
+      expect(response.text).to.include('value="not-an-address"').and.not.include('secret-typed');
+      expect(response.text).to.include('role="alert"');
+    });
+
+    it('refuses an address already used, keeping the input', async () => {
+      const client = await admin();
+      await makeUser({ email: 'taken@example.com' });
+      const response = await client.post('/admin/users', { name: 'Taken', email: 'taken@example.com', role: 'user' }, '/admin/users/new');
+      expect(response.status).to.equal(409);
+      expect(textOf(response.text)).to.include('Un compte existe déjà pour ce courriel.');
+      expect(response.text).to.include('value="Taken"');
+    });
+
+    it('without a password creates an unverified account and sends the invitation, then shows it in a flash message', async () => {
+      const client = await admin();
+      const response = await client.post('/admin/users', { name: 'Carol', email: 'Carol@Example.com', role: 'user', password: '' }, '/admin/users/new');
+      expect(response.status).to.equal(303);
+      const created = await db()('app_auth_users').where({ email: 'carol@example.com' }).first();
+      expect(created).to.include({ name: 'Carol', email_verified: false });
+      expect(response.headers.location).to.equal(`/admin/users/${created.id}`);
+      expect(await db()('app_auth_verifications').where({ user_id: created.id, kind: 'account_setup' })).to.have.length(1);
+      const mail = await smtp.waitForMessage('carol@example.com');
+      expect(smtp.linkIn(mail, '/auth/setup').searchParams.get('email')).to.equal('carol@example.com');
+      const shown = await client.follow(response);
+      expect(textOf(shown.text)).to.include('Le compte est créé. Une invitation est envoyée à carol@example.com.');
+      // A flash message shows once.
+      expect(textOf((await client.get(`/admin/users/${created.id}`)).text)).not.to.include('Une invitation est envoyée');
+    });
+
+    it('with a password creates a verified account with a credential and sends nothing', async () => {
+      const client = await admin();
+      const response = await client.post('/admin/users', { name: 'Dan', email: 'dan@example.com', role: 'admin', password: PASSWORD }, '/admin/users/new');
+      expect(response.status).to.equal(303);
+      const created = await db()('app_auth_users').where({ email: 'dan@example.com' }).first();
+      expect(created.email_verified).to.equal(true);
+      expect(await db()('app_auth_accounts').where({ user_id: created.id })).to.have.length(1);
+      expect(smtp.messages).to.have.length(0);
+    });
+
+    it('says so when the invitation cannot be sent, the account being created anyway', async () => {
+      const client = await admin();
+      smtp.setFailing(true);
+      const response = await client.post('/admin/users', { name: 'Eve', email: 'eve@example.com', role: 'user' }, '/admin/users/new');
+      expect(response.status).to.equal(303);
+      const shown = await client.follow(response);
+      expect(textOf(shown.text)).to.include('l’invitation n’a pas pu être envoyée');
+      expect(shown.text).to.include('role="alert"');
+    });
+  });
+
+  describe('forms of the detail page', () => {
+    it('marks the address verified («Marquer le courriel comme vérifié»), refused without users.manage', async () => {
+      const target = await makeUser({ verified: false });
+      const refused = await (await viewer()).post(`/admin/users/${target.id}/verify`, {}, '/admin/users');
+      expect(refused.status).to.equal(403);
+      const client = await admin();
+      const response = await client.post(`/admin/users/${target.id}/verify`, {}, `/admin/users/${target.id}`);
+      expect(response.status).to.equal(303);
+      expect((await db()('app_auth_users').where({ id: target.id }).first()).email_verified).to.equal(true);
+      const shown = await client.follow(response);
+      expect(textOf(shown.text)).to.include('Le courriel est marqué comme vérifié.');
+      expect(shown.text).not.to.include('>Marquer le courriel comme vérifié<');
+    });
+
+    it('edits name and primary role; refuses an empty name and an unknown role with the input kept', async () => {
+      const target = await makeUser({ name: 'Old Name' });
+      expect((await (await viewer()).post(`/admin/users/${target.id}`, { name: 'N', role: 'user' }, '/admin/users')).status).to.equal(403);
+      const client = await admin();
+      const bad = await client.post(`/admin/users/${target.id}`, { name: '', role: 'user' }, `/admin/users/${target.id}`);
+      expect(bad.status).to.equal(400);
+      expect(bad.text).to.include('id="edit-name-error"');
+      const unknown = await client.post(`/admin/users/${target.id}`, { name: 'Kept Name', role: 'ghost' }, `/admin/users/${target.id}`);
+      expect(unknown.status).to.equal(400);
+      expect(textOf(unknown.text)).to.include('Ce rôle n’existe pas.');
+      expect(unknown.text).to.include('value="Kept Name"');
+      const ok = await client.post(`/admin/users/${target.id}`, { name: 'New Name', role: 'admin' }, `/admin/users/${target.id}`);
+      expect(ok.status).to.equal(303);
+      const row = await db()('app_auth_users as u').join('app_auth_roles as r', 'r.id', 'u.role_id').where('u.id', target.id).first('u.name', 'r.name as role');
+      expect(row).to.deep.equal({ name: 'New Name', role: 'admin' });
+    });
+
+    it('refuses to take admin from the last administrator and says why', async () => {
+      const client = await admin();
+      const response = await client.post(`/admin/users/${client.user.id}`, { name: 'Ada Admin', role: 'user' }, `/admin/users/${client.user.id}`);
+      expect(response.status).to.equal(409);
+      expect(textOf(response.text)).to.include('Le dernier administrateur ne peut pas perdre le rôle admin.');
+    });
+
+    it('changes the address; refuses an invalid one with the input kept', async () => {
+      const target = await makeUser({ email: 'before@example.com' });
+      expect((await (await viewer()).post(`/admin/users/${target.id}/email`, { email: 'after@example.com' }, '/admin/users')).status).to.equal(403);
+      const client = await admin();
+      const bad = await client.post(`/admin/users/${target.id}/email`, { email: 'after@' }, `/admin/users/${target.id}`);
+      expect(bad.status).to.equal(400);
+      expect(bad.text).to.include('id="email-email-error"').and.include('value="after@"');
+      const ok = await client.post(`/admin/users/${target.id}/email`, { email: 'After@Example.com' }, `/admin/users/${target.id}`);
+      expect(ok.status).to.equal(303);
+      expect((await db()('app_auth_users').where({ id: target.id }).first()).email).to.equal('after@example.com');
+    });
+
+    it('sets a password (sessions closed); refuses a short one without echoing it', async () => {
+      const target = await makeUser({ email: 'pw@example.com' });
+      await db()('app_auth_sessions').insert({ sid: 'x'.repeat(32), sess: '{}', expire: new Date(Date.now() + 3_600_000), user_id: target.id, public_id: 'a'.repeat(32) });
+      expect((await (await viewer()).post(`/admin/users/${target.id}/password`, { password: 'long enough pw' }, '/admin/users')).status).to.equal(403);
+      const client = await admin();
+      const bad = await client.post(`/admin/users/${target.id}/password`, { password: 'short' }, `/admin/users/${target.id}`);
+      expect(bad.status).to.equal(400);
+      expect(textOf(bad.text)).to.include('au moins 8 caractères');
+      expect(bad.text).not.to.include('value="short"');
+      const ok = await client.post(`/admin/users/${target.id}/password`, { password: 'a brand new secret' }, `/admin/users/${target.id}`);
+      expect(ok.status).to.equal(303);
+      expect(await db()('app_auth_sessions').where({ user_id: target.id })).to.have.length(0);
+      await smtp.waitForMessage('pw@example.com');
+    });
+
+    it('sends a reset link, refused without users.manage', async () => {
+      const target = await makeUser({ email: 'reset@example.com' });
+      expect((await (await viewer()).post(`/admin/users/${target.id}/send-password-reset`, {}, '/admin/users')).status).to.equal(403);
+      const client = await admin();
+      const ok = await client.post(`/admin/users/${target.id}/send-password-reset`, {}, `/admin/users/${target.id}`);
+      expect(ok.status).to.equal(303);
+      const mail = await smtp.waitForMessage('reset@example.com');
+      expect(smtp.linkIn(mail, '/auth/reset').searchParams.get('token')).to.be.a('string');
+      expect(textOf((await client.follow(ok)).text)).to.include('Un lien de réinitialisation est envoyé à reset@example.com.');
+    });
+
+    it('assigns and revokes an extra role; refuses an invalid role id', async () => {
+      const target = await makeUser();
+      const editor = await db()('app_auth_roles').insert({ name: 'editor', description: '', system: false }).returning('id');
+      const roleId = editor[0].id;
+      expect((await (await viewer()).post(`/admin/users/${target.id}/roles`, { role_id: String(roleId) }, '/admin/users')).status).to.equal(403);
+      const client = await admin();
+      const bad = await client.post(`/admin/users/${target.id}/roles`, { role_id: 'abc' }, `/admin/users/${target.id}`);
+      expect(bad.status).to.equal(400);
+      expect(bad.text).to.include('id="roles-role-error"');
+      const added = await client.post(`/admin/users/${target.id}/roles`, { role_id: String(roleId) }, `/admin/users/${target.id}`);
+      expect(added.status).to.equal(303);
+      expect(await db()('app_auth_user_roles').where({ user_id: target.id, role_id: roleId })).to.have.length(1);
+      const detail = await client.follow(added);
+      expect(textOf(detail.text)).to.include('Le rôle est attribué.').and.include('Confirmer le retrait');
+      expect((await (await viewer()).post(`/admin/users/${target.id}/roles/${roleId}/delete`, {}, '/admin/users')).status).to.equal(403);
+      const removed = await client.post(`/admin/users/${target.id}/roles/${roleId}/delete`, {}, `/admin/users/${target.id}`);
+      expect(removed.status).to.equal(303);
+      expect(await db()('app_auth_user_roles').where({ user_id: target.id })).to.have.length(0);
+    });
+
+    it('refuses a manager changing an account that holds permissions the manager lacks', async () => {
+      const manager = await AdminClient.as(app, { permissions: ['admin.access', 'users.view', 'users.manage'] });
+      const boss = await makeUser({ role: 'admin', name: 'Boss' });
+      const response = await manager.post(`/admin/users/${boss.id}/email`, { email: 'stolen@example.com' }, `/admin/users/${boss.id}`);
+      expect(response.status).to.equal(403);
+      expect(textOf(response.text)).to.include('ne peut pas être modifié depuis ce compte');
+      expect((await db()('app_auth_users').where({ id: boss.id }).first()).email).not.to.equal('stolen@example.com');
+    });
+
+    it('refuses a form without its CSRF token, or from another site', async () => {
+      const target = await makeUser({ verified: false });
+      const client = await admin();
+      await client.get('/admin/users');
+      const noToken = await client.postRaw(`/admin/users/${target.id}/verify`, {});
+      expect(noToken.status).to.equal(403);
+      expect((await db()('app_auth_users').where({ id: target.id }).first()).email_verified).to.equal(false);
+    });
+  });
+});
