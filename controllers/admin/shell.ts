@@ -18,7 +18,7 @@ export interface AdminScreen {
 // Screens per catalogue section. A module registers its own (pages does), so a
 // section appears in the navigation once its permissions are seeded and a screen exists.
 const screensBySection = new Map<string, AdminScreen[]>([
-  ['admin', [{ href: '/admin', label: 'Tableau de bord', permission: 'admin.access' }]],
+  ['administration', [{ href: '/admin', label: 'Tableau de bord', permission: 'admin.access' }]],
   ['users', [{ href: '/admin/users', label: 'Utilisateurs', permission: 'users.view' }]],
   ['roles', [{ href: '/admin/roles', label: 'Rôles', permission: 'roles.view' }]],
 ]);

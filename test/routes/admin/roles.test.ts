@@ -1,0 +1,110 @@
+// /admin/roles: list with counts, create and edit with grouped permission checkboxes,
+// delete after confirmation, system roles read-only or unrenamable.
+import { expect } from 'chai';
+import type { Express } from 'express';
+import { db } from '../../../lib/db.js';
+import { createTestApp, resetData } from '../../support/app.js';
+import { makeRole, makeUser } from '../api/helpers.js';
+import { AdminClient, textOf } from './helpers.js';
+
+describe('/admin/roles screens', () => {
+  let app: Express;
+  before(() => (app = createTestApp()));
+  beforeEach(resetData);
+
+  const admin = () => AdminClient.as(app, { role: 'admin' });
+  const viewer = () => AdminClient.as(app, { permissions: ['admin.access', 'roles.view'] });
+  const roleNamed = (name: string) => db()('app_auth_roles').where({ name }).first();
+  const permissionsOf = async (id: number) => (await db()('app_auth_role_permissions').where({ role_id: id }).orderBy('permission_key')).map((row) => row.permission_key);
+
+  it('lists roles with their user counts; refuses without roles.view', async () => {
+    const roleId = await makeRole(['pages.view'], 'editor');
+    const user = await makeUser();
+    await db()('app_auth_user_roles').insert({ user_id: user.id, role_id: roleId });
+    const page = await (await viewer()).get('/admin/roles');
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('<title>Rôles — Site de test</title>');
+    expect(textOf(page.text)).to.match(/editor\s+1\s+1/);
+    expect(page.text).not.to.include('Nouveau rôle');
+    expect((await (await AdminClient.as(app, { permissions: ['admin.access'] })).get('/admin/roles')).status).to.equal(403);
+  });
+
+  it('groups the catalogue as checkboxes, core sections first, and shows admin read-only', async () => {
+    const client = await admin();
+    const form = await client.get('/admin/roles/new');
+    const legends = [...form.text.matchAll(/<legend>([^<]+)<\/legend>/g)].map((match) => match[1]);
+    expect(legends).to.deep.equal(['Administration', 'Utilisateurs', 'Rôles', 'Pages']);
+    expect(form.text).to.include('name="permissions" value="users.manage"');
+    const adminRole = await roleNamed('admin');
+    const adminPage = await client.get(`/admin/roles/${adminRole.id}`);
+    expect(adminPage.text).to.include('disabled').and.not.include('Enregistrer</button>');
+  });
+
+  it('creates a role: refused without roles.manage, re-rendered with the input on a bad name, created with its permissions', async () => {
+    expect((await (await viewer()).post('/admin/roles', { name: 'editor', permissions: ['pages.view'] }, '/admin/roles')).status).to.equal(403);
+    const client = await admin();
+    const bad = await client.post('/admin/roles', { name: '', description: 'Kept text', permissions: ['pages.view', 'pages.manage'] }, '/admin/roles/new');
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.include('id="role-name-error"').and.include('Kept text');
+    expect(bad.text).to.include('value="pages.manage" checked');
+    const ok = await client.post('/admin/roles', { name: 'editor', description: 'Rédaction', permissions: ['pages.view', 'pages.manage', 'admin.access'] }, '/admin/roles/new');
+    expect(ok.status).to.equal(303);
+    const role = await roleNamed('editor');
+    expect(ok.headers.location).to.equal(`/admin/roles/${role.id}`);
+    expect(await permissionsOf(role.id)).to.deep.equal(['admin.access', 'pages.manage', 'pages.view']);
+    expect(textOf((await client.follow(ok)).text)).to.include('Le rôle est créé.');
+  });
+
+  it('refuses a duplicate name and a permission the caller does not hold', async () => {
+    await makeRole([], 'taken');
+    const client = await admin();
+    const duplicate = await client.post('/admin/roles', { name: 'taken' }, '/admin/roles/new');
+    expect(duplicate.status).to.equal(409);
+    expect(textOf(duplicate.text)).to.include('Un rôle porte déjà ce nom.');
+    const manager = await AdminClient.as(app, { permissions: ['admin.access', 'roles.view', 'roles.manage'] });
+    const escalation = await manager.post('/admin/roles', { name: 'sneaky', permissions: 'users.manage' }, '/admin/roles/new');
+    expect(escalation.status).to.equal(403);
+    expect(textOf(escalation.text)).to.include('users.manage');
+    expect(await roleNamed('sneaky')).to.equal(undefined);
+  });
+
+  it('edits a role (unchecking everything removes every permission), refused without roles.manage', async () => {
+    const id = await makeRole(['pages.view'], 'editor');
+    expect((await (await viewer()).post(`/admin/roles/${id}`, { name: 'x' }, '/admin/roles')).status).to.equal(403);
+    const client = await admin();
+    const bad = await client.post(`/admin/roles/${id}`, { name: 'bad/name', permissions: ['users.view'] }, `/admin/roles/${id}`);
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.include('value="bad/name"').and.include('value="users.view" checked');
+    const ok = await client.post(`/admin/roles/${id}`, { name: 'writer', description: '' }, `/admin/roles/${id}`);
+    expect(ok.status).to.equal(303);
+    expect((await db()('app_auth_roles').where({ id }).first()).name).to.equal('writer');
+    expect(await permissionsOf(id)).to.deep.equal([]);
+  });
+
+  it('keeps the name of the system role user while its permissions change', async () => {
+    const client = await admin();
+    const user = await roleNamed('user');
+    const ok = await client.post(`/admin/roles/${user.id}`, { name: 'renamed', permissions: ['pages.view'] }, `/admin/roles/${user.id}`);
+    expect(ok.status).to.equal(303);
+    expect((await db()('app_auth_roles').where({ id: user.id }).first()).name).to.equal('user');
+    expect(await permissionsOf(user.id)).to.deep.equal(['pages.view']);
+  });
+
+  it('deletes a role after the confirmation page; refuses system roles and callers without roles.manage', async () => {
+    const id = await makeRole(['pages.view'], 'temporary');
+    expect((await (await viewer()).post(`/admin/roles/${id}/delete`, {}, '/admin/roles')).status).to.equal(403);
+    const client = await admin();
+    const confirm = await client.get(`/admin/roles/${id}/delete`);
+    expect(confirm.status).to.equal(200);
+    expect(confirm.text).to.include('Supprimer définitivement');
+    const ok = await client.post(`/admin/roles/${id}/delete`, {}, `/admin/roles/${id}/delete`);
+    expect(ok.status).to.equal(303);
+    expect(await db()('app_auth_roles').where({ id })).to.have.length(0);
+    expect(textOf((await client.follow(ok)).text)).to.include('Le rôle est supprimé.');
+    const admin_ = await roleNamed('admin');
+    expect((await client.get(`/admin/roles/${admin_.id}/delete`)).status).to.equal(409);
+    const refused = await client.post(`/admin/roles/${admin_.id}/delete`, {}, '/admin/roles');
+    expect(refused.status).to.equal(409);
+    expect(await roleNamed('admin')).to.not.equal(undefined);
+  });
+});
