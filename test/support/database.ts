@@ -100,4 +100,12 @@ export async function resetDatabase(knex: Knex): Promise<void> {
   const tables = rows.map((row: { tablename: string }) => row.tablename).filter((table: string) => !KEPT_TABLES.has(table));
   if (tables.length) await knex.raw(`TRUNCATE ${tables.map((table: string) => `"${table}"`).join(', ')} RESTART IDENTITY CASCADE`);
   await knex('app_auth_roles').where({ system: false }).delete();
+  // System roles may be edited by a test (the `user` role's permissions can change):
+  // put them back as the migration seeded them.
+  await knex.raw(`DELETE FROM app_auth_role_permissions WHERE role_id = (SELECT id FROM app_auth_roles WHERE name = 'user')`);
+  await knex.raw(
+    `INSERT INTO app_auth_role_permissions (role_id, permission_key)
+     SELECT r.id, p.key FROM app_auth_roles r CROSS JOIN app_auth_permissions p WHERE r.name = 'admin'
+     ON CONFLICT DO NOTHING`,
+  );
 }
