@@ -4,7 +4,7 @@
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { nowMs } from '../lib/clock.js';
-import { activeConfig, type RateLimitedOperation } from '../lib/config.js';
+import { activeConfig, RATE_LIMITED_OPERATIONS, type RateLimitedOperation } from '../lib/config.js';
 import { RateLimitedError } from '../lib/errors.js';
 import { logger } from '../lib/logger.js';
 import { PostgresRateLimitStore } from '../models/rate-limits.js';
@@ -47,17 +47,10 @@ export function createRateLimiter(operation: RateLimitedOperation, options: Rate
   });
 }
 
-export const FORM_OPERATIONS = [
-  'login',
-  'register',
-  'forgot_password',
-  'reset_password',
-  'setup_account',
-  'verify_email',
-  'resend_verification',
-] as const satisfies readonly RateLimitedOperation[];
+export type FormOperation = Exclude<RateLimitedOperation, 'api'>;
 
-export type FormOperation = (typeof FORM_OPERATIONS)[number];
+/** The public forms' operations: every configured budget but the API's. */
+export const FORM_OPERATIONS = RATE_LIMITED_OPERATIONS.filter((operation): operation is FormOperation => operation !== 'api');
 
 /** One limiter per public form operation; first run shares `register`'s. */
 export function createFormLimiters(): Record<FormOperation, RequestHandler> {
