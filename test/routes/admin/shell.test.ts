@@ -57,6 +57,8 @@ describe('/admin shell', () => {
       const page = await client.get(path);
       expect(page.status, path).to.equal(200);
       expect(page.text, path).not.to.match(/ style=|<style|<script(?![^>]*src=)/);
+      // A macro argument left undefined must never print a template function.
+      expect(page.text, path).not.to.include('function macro');
     }
   });
 });
