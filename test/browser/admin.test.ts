@@ -4,21 +4,20 @@
 // pages.view and pages.manage builds a three-level tree with an image block, sees it
 // on the public site, and never sees the users section. Every admin screen is saved
 // as a screenshot in test-artifacts/admin/ (desktop and 320 px, no horizontal scroll).
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { db } from '../../lib/db.js';
 import { projectRoot } from '../../lib/paths.js';
 import { closeMailTransports } from '../../mail/index.js';
 import { createTestApp, resetData } from '../support/app.js';
+import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { makeRole, makeUser } from '../routes/api/helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'admin');
 const APP_NAME = 'Atelier';
 const PASSWORD = 'correct horse battery';
@@ -67,21 +66,12 @@ describe('administration in a browser', function () {
   const cspViolations: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.warn(`    ${CHROMIUM} is missing (apt-get install -y chromium): browser test skipped`);
-      this.skip();
-    }
+    if (!chromiumAvailable()) this.skip();
     mkdirSync(ARTIFACTS, { recursive: true });
     smtp = await startSmtpServer();
     const app = createTestApp({ APP_NAME, SMTP_URL: smtp.url });
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ server, baseUrl } = await listenOnFreePort(app));
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -1,17 +1,16 @@
 // The auth pages in a real browser (Debian chromium driven by playwright-core): first
 // run on an empty database, logout, login, and a screenshot of each page with its tab
 // title checked against SPEC A2. Screenshots land in test-artifacts/auth/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { projectRoot } from '../../lib/paths.js';
 import { requestPasswordReset } from '../../models/auth/recovery.js';
 import { createTestApp, resetData } from '../support/app.js';
+import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'auth');
 const APP_NAME = 'Atelier';
 const PASSWORD = 'correct horse battery';
@@ -26,21 +25,12 @@ describe('auth pages in a browser', function () {
   const cspViolations: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.warn(`    ${CHROMIUM} is missing (apt-get install -y chromium): browser test skipped`);
-      this.skip();
-    }
+    if (!chromiumAvailable()) this.skip();
     mkdirSync(ARTIFACTS, { recursive: true });
     const app = createTestApp({ APP_NAME, PASSWORD_HASH_COST: '4' });
     await resetData();
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ server, baseUrl } = await listenOnFreePort(app));
+    browser = await launchChromium();
   });
 
   after(async () => {
