@@ -1,6 +1,6 @@
 // The route table: what is mounted where, in order. The session middleware is mounted
 // only on the paths that use sessions; public pages and assets never pay for it.
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Config } from '../lib/config.js';
 import { createSessionMiddleware } from '../middleware/session.js';
 import { accountRouter } from './account.js';
@@ -13,7 +13,13 @@ import { uploadsRouter } from './uploads.js';
 export const SESSION_PATHS = ['/auth', '/admin', '/account', '/app/api'];
 
 export function mountRoutes(app: Express, config: Config): void {
-  app.use(SESSION_PATHS, ...createSessionMiddleware(config));
+  // Public JSON reads of modules (e.g. GET /app/api/pages) need no session: they skip
+  // the session lookup like the public site does.
+  const publicReads = new Set(siteModules.flatMap((module) => (module.publicApiReads ?? []).map((path) => `/app/api${path}`)));
+  const sessionMiddleware = createSessionMiddleware(config);
+  const skipOnPublicReads = (middleware: RequestHandler): RequestHandler => (req, res, next) =>
+    (req.method === 'GET' || req.method === 'HEAD') && publicReads.has(req.originalUrl.split('?')[0]) ? next() : middleware(req, res, next);
+  app.use(SESSION_PATHS, ...sessionMiddleware.map(skipOnPublicReads));
   app.use(['/auth', '/admin', '/account'], express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 }));
   app.use('/auth', authRouter(config));
   const api = apiRouter(config);

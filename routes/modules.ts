@@ -6,6 +6,8 @@ import { pagesModule } from './pages/index.js';
 
 export interface SiteModule {
   manifest: { name: string; permissionSections: PermissionSectionSeed[] };
+  /** GET paths under /app/api that anyone may read: served without the session lookup. */
+  publicApiReads?: string[];
   /** JSON routes under /app/api (the router already parses JSON and checks CSRF). */
   registerApi(api: Router): void;
   /** Server-rendered screens under /admin (behind the admin guard). */

@@ -9,6 +9,7 @@ import { registerPagesSite } from './site.js';
 
 export const pagesModule: SiteModule = {
   manifest: pagesManifest,
+  publicApiReads: ['/pages', '/pages/by-path'],
   registerApi: registerPagesApi,
   registerAdmin: registerPagesAdminScreens,
   registerSite: registerPagesSite,
