@@ -2,6 +2,7 @@
 // a bad value stops the start with a message that names the variable.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Joi from 'joi';
 import { projectRoot } from './paths.js';
@@ -111,7 +112,8 @@ const envSchema = Joi.object({
   UPLOAD_DIR: Joi.string(),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   PASSWORD_HASH_COST: Joi.number().integer().min(4).max(15).default(11),
-  PASSWORD_HASH_THREADS: Joi.number().integer().min(1).max(16).default(2),
+  // One core stays for the event loop: on a 2-core VPS, two hashing threads would starve it.
+  PASSWORD_HASH_THREADS: Joi.number().integer().min(1).max(16).default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
 })
   .unknown(true)
   .messages({ 'any.only': '{{#label}} must be one of {{#valids}}' });
