@@ -6,12 +6,11 @@ import type { Request, Response } from 'express';
 import { activeConfig } from '../../lib/config.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { logger } from '../../lib/logger.js';
-import { removeStoredFile, storeImage } from '../../lib/uploads.js';
 import { sendEmailChangeConfirmEmail, sendEmailChangeNotifyEmail, sendPasswordChangedEmail } from '../../mail/index.js';
 import { logOutSession } from '../../middleware/session.js';
 import { validateValue } from '../../middleware/validate.js';
 import { authMessages } from '../../models/auth/messages.js';
-import { changePassword, replaceProfileImage, startEmailChange, updateProfileName } from '../../models/auth/profile.js';
+import { changePassword, removeProfilePicture, setProfilePicture, startEmailChange, updateProfileName } from '../../models/auth/profile.js';
 import { listUserSessions, publicSessionId, revokeAllUserSessions, revokeUserSession } from '../../models/auth/sessions.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from '../admin/messages.js';
@@ -79,22 +78,13 @@ export async function savePassword(req: Request, res: Response): Promise<void> {
 
 // POST …/picture (multipart, field `picture`) — replaces the previous file.
 export async function savePicture(req: Request, res: Response): Promise<void> {
-  const stored = await storeImage(req.image!, 'avatars');
-  let result;
-  try {
-    result = await replaceProfileImage(callerOf(req).id, stored.url);
-  } catch (error) {
-    await removeStoredFile(stored.path);
-    throw error;
-  }
-  await removeStoredFile(result.previous);
+  await setProfilePicture(callerOf(req).id, req.image!);
   redirectWithFlash(req, res, base(req), adminMessages.pictureSaved);
 }
 
 // POST …/picture/delete
 export async function removePicture(req: Request, res: Response): Promise<void> {
-  const { previous } = await replaceProfileImage(callerOf(req).id, null);
-  await removeStoredFile(previous);
+  await removeProfilePicture(callerOf(req).id);
   redirectWithFlash(req, res, base(req), adminMessages.pictureRemoved);
 }
 

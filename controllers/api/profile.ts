@@ -3,10 +3,9 @@ import type { Request, Response } from 'express';
 import { activeConfig } from '../../lib/config.js';
 import { NotFoundError, ServiceUnavailableError } from '../../lib/errors.js';
 import { logger } from '../../lib/logger.js';
-import { removeStoredFile, storeImage } from '../../lib/uploads.js';
 import { sendEmailChangeConfirmEmail, sendEmailChangeNotifyEmail, sendPasswordChangedEmail } from '../../mail/index.js';
 import { authMessages } from '../../models/auth/messages.js';
-import { changePassword, confirmEmailChange, replaceProfileImage, startEmailChange, updateProfileName } from '../../models/auth/profile.js';
+import { changePassword, confirmEmailChange, removeProfilePicture, setProfilePicture, startEmailChange, updateProfileName } from '../../models/auth/profile.js';
 import { listUserSessions, revokeAllUserSessions, revokeUserSession, publicSessionId } from '../../models/auth/sessions.js';
 import { logOutSession } from '../../middleware/session.js';
 import { callerOf, listBody } from './caller.js';
@@ -69,22 +68,12 @@ export async function changePasswordHandler(req: Request, res: Response): Promis
 
 // POST /app/api/users/profile/picture (multipart, field `picture`) — replaces the old file.
 export async function uploadPictureHandler(req: Request, res: Response): Promise<void> {
-  const stored = await storeImage(req.image!, 'avatars');
-  let result;
-  try {
-    result = await replaceProfileImage(callerOf(req).id, stored.url);
-  } catch (error) {
-    await removeStoredFile(stored.path);
-    throw error;
-  }
-  await removeStoredFile(result.previous);
-  res.json(result.user);
+  res.json(await setProfilePicture(callerOf(req).id, req.image!));
 }
 
 // DELETE /app/api/users/profile/picture
 export async function deletePictureHandler(req: Request, res: Response): Promise<void> {
-  const { previous } = await replaceProfileImage(callerOf(req).id, null);
-  await removeStoredFile(previous);
+  await removeProfilePicture(callerOf(req).id);
   res.status(204).end();
 }
 

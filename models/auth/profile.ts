@@ -3,6 +3,7 @@
 import { db } from '../../lib/db.js';
 import { ConflictError, NotFoundError, UserFacingError } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/password-hasher.js';
+import { removeStoredFile, storeImage, type UploadedImage } from '../../lib/uploads.js';
 import { checkPassword, storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
@@ -97,7 +98,31 @@ export async function changePassword(
 }
 
 /** Sets (or clears, with null) the picture URL; returns the previous one for the caller to delete. */
-export async function replaceProfileImage(userId: number, image: string | null): Promise<{ user: User; previous: string | null }> {
+/**
+ * Stores a new profile picture and records it; the previous file is removed once the
+ * new one is recorded (and the new file, should recording fail).
+ */
+export async function setProfilePicture(userId: number, image: UploadedImage): Promise<User> {
+  const stored = await storeImage(image, 'avatars');
+  let result;
+  try {
+    result = await replaceProfileImage(userId, stored.url);
+  } catch (error) {
+    await removeStoredFile(stored.path);
+    throw error;
+  }
+  await removeStoredFile(result.previous);
+  return result.user;
+}
+
+/** Forgets the profile picture and removes its file. */
+export async function removeProfilePicture(userId: number): Promise<User> {
+  const { user, previous } = await replaceProfileImage(userId, null);
+  await removeStoredFile(previous);
+  return user;
+}
+
+async function replaceProfileImage(userId: number, image: string | null): Promise<{ user: User; previous: string | null }> {
   return db().transaction(async (trx) => {
     const row = await trx('app_auth_users').where({ id: userId }).forUpdate().first('image');
     if (!row) throw new NotFoundError(profileMessages.notFound);
