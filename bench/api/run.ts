@@ -27,14 +27,10 @@ import { createSession } from '../../models/auth/sessions.js';
 import { userListQuery } from '../../routes/api/schemas.js';
 import { createTestApp } from '../../test/support/app.js';
 import { startTestDatabase, stopTestDatabase } from '../../test/support/database.js';
+import { option } from '../support.js';
 
 const USERS = 10_000;
 const PATH = '/app/api/users?limit=50';
-
-function option(name: string, fallback?: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
 
 async function relaunchUnder(node: string): Promise<never> {
   const script = fileURLToPath(import.meta.url);
@@ -92,10 +88,10 @@ async function measure(label: string, url: string, headers: Record<string, strin
 }
 
 async function main(): Promise<void> {
-  const otherNode = option('node') ?? (process.env.BENCH_CHILD ? undefined : process.env.BENCH_NODE || undefined);
+  const otherNode = process.env.BENCH_CHILD ? undefined : option('node', 'BENCH_NODE', '') || undefined;
   if (otherNode) await relaunchUnder(otherNode);
-  const seconds = Number(option('duration', '10'));
-  const connections = Number(option('connections', '10'));
+  const seconds = Number(option('duration', 'BENCH_DURATION', '10'));
+  const connections = Number(option('connections', 'BENCH_CONNECTIONS', '10'));
 
   setLogLevel('silent');
   await startTestDatabase();

@@ -6,19 +6,17 @@
 //
 //   npm run bench:login -- [--node <path to a node binary>] [--duration 10] [--threads N] [--rate 50]
 //   (or BENCH_NODE, BENCH_DURATION, BENCH_THREADS, BENCH_RATE). --threads defaults to
-//   the CPUs less one (1 or 2); --rate is the measuring client's requests per second. The database is a throw-away one,
-//   created on DATABASE_URL's / TEST_DATABASE_URL's server when set, else on an
-//   embedded PostgreSQL.
+//   the CPUs less one (1 or 2); --rate is the measuring client's requests per second.
+//   The database is a throw-away one (bench/support.ts: BENCH_DATABASE_URL's or
+//   TEST_DATABASE_URL's server when set, else an embedded PostgreSQL).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannonUntyped from 'autocannon';
-import pg from 'pg';
-import { createKnex } from '../../lib/db.js';
-import { freePort, startEmbeddedPostgres, type RunningDatabase } from '../../lib/embedded-postgres.js';
+import { freePort } from '../../lib/embedded-postgres.js';
 import { setLogLevel } from '../../lib/logger.js';
 import { projectRoot } from '../../lib/paths.js';
+import { option, scratchDatabase } from '../support.js';
 
 interface Histogram {
   average: number;
@@ -43,12 +41,6 @@ interface RunOptions {
 }
 const autocannon = autocannonUntyped as unknown as (options: RunOptions) => Promise<RunResult>;
 
-function option(name: string, env: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index >= 0 && process.argv[index + 1]) return process.argv[index + 1];
-  return process.env[env] ?? fallback;
-}
-
 const nodeBinary = option('node', 'BENCH_NODE', process.execPath);
 const duration = Number(option('duration', 'BENCH_DURATION', '10'));
 // One core stays for the event loop: on a 2-CPU machine that means one hashing thread.
@@ -61,36 +53,6 @@ const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench password 0123';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function prepareDatabase(scratchDir: string): Promise<{ url: string; cleanup(): Promise<void> }> {
-  let adminUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  let embedded: RunningDatabase | undefined;
-  if (!adminUrl) {
-    embedded = await startEmbeddedPostgres({ directory: path.join(scratchDir, 'pg'), port: await freePort(), persistent: false, database: 'postgres' });
-    adminUrl = embedded.url;
-  }
-  const name = `bench_login_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const parsed = new URL(adminUrl);
-  parsed.pathname = `/${name}`;
-  const url = parsed.toString();
-  const knex = createKnex(url, 2);
-  await knex.migrate.latest();
-  await knex.destroy();
-  return {
-    url,
-    async cleanup() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-      await embedded?.stop();
-    },
-  };
-}
 
 function startServer(databaseUrl: string, port: number, dataDir: string): { child: ChildProcess; output(): string } {
   let output = '';
@@ -159,12 +121,10 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
 async function main(): Promise<void> {
   setLogLevel('warn');
   const version = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
-  const scratchDir = mkdtempSync(path.join(os.tmpdir(), 'bench-login-'));
-  chmodSync(scratchDir, 0o755);
-  const database = await prepareDatabase(scratchDir);
+  const database = await scratchDatabase('bench-login');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = startServer(database.url, port, path.join(scratchDir, 'data'));
+  const server = startServer(database.url, port, database.dataDir);
   try {
     await waitUntilUp(base, server);
     // The account to log in with, created through the first-run form.
@@ -217,7 +177,6 @@ async function main(): Promise<void> {
     server.child.kill('SIGTERM');
     await new Promise((resolve) => (server.child.exitCode !== null ? resolve(undefined) : server.child.once('exit', resolve)));
     await database.cleanup();
-    rmSync(scratchDir, { recursive: true, force: true });
   }
 }
 

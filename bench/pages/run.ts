@@ -6,27 +6,18 @@
 // Reports requests/s, p99 latency and the ratios against the baseline.
 //
 //   npm run bench:pages -- [--node <path to a node binary>] [--duration 10] [--connections 10]
-//   (BENCH_NODE, BENCH_DURATION, BENCH_CONNECTIONS work too; BENCH_DATABASE_URL points at
-//   a PostgreSQL server to use instead of a throw-away embedded one.)
+//   (BENCH_NODE, BENCH_DURATION, BENCH_CONNECTIONS work too; the database is a throw-away
+//   one, see bench/support.ts.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createKnex } from '../../lib/db.js';
-import { freePort, startEmbeddedPostgres, type RunningDatabase } from '../../lib/embedded-postgres.js';
 import { setLogLevel } from '../../lib/logger.js';
+import { projectRoot } from '../../lib/paths.js';
+import { option, scratchDatabase } from '../support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const projectRoot = path.resolve(here, '..', '..');
-
-function option(name: string, env: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index >= 0 && process.argv[index + 1]) return process.argv[index + 1];
-  return process.env[env] ?? fallback;
-}
 
 const nodeBinary = option('node', 'BENCH_NODE', process.execPath);
 const duration = Number(option('duration', 'BENCH_DURATION', '10'));
@@ -145,28 +136,12 @@ async function main(): Promise<void> {
   });
   console.log(`servers on Node ${nodeVersion}; autocannon ${connections} connections, ${duration} s per scenario (after 2 s of warm-up)`);
 
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'pages-bench-'));
-  chmodSync(scratch, 0o755);
-  let embedded: RunningDatabase | undefined;
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  if (!adminUrl) {
-    embedded = await startEmbeddedPostgres({ directory: path.join(scratch, 'pg'), port: await freePort(), persistent: false, database: 'postgres' });
-    adminUrl = embedded.url;
-  }
-  const name = `pages_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const parsed = new URL(adminUrl);
-  parsed.pathname = `/${name}`;
-  const url = parsed.toString();
+  const database = await scratchDatabase('pages-bench');
+  const url = database.url;
   const children: ChildProcess[] = [];
   try {
-    const knex = createKnex(url, 2);
-    await knex.migrate.latest();
-    await knex.destroy();
     const tree = await seed(url);
-    const env = { DATABASE_URL: url, BENCH_DATA_DIR: path.join(scratch, 'data'), NODE_ENV: 'production' };
+    const env = { DATABASE_URL: url, BENCH_DATA_DIR: database.dataDir, NODE_ENV: 'production' };
 
     const results: Record<string, Measure> = {};
     const baseline = await startServer('baseline-server.ts', env);
@@ -199,10 +174,7 @@ async function main(): Promise<void> {
     console.log(`  app p50 depth 20 / depth 1: ${(results['app by-path depth 20'].p50 / results['app by-path depth 1'].p50).toFixed(2)}`);
   } finally {
     for (const child of children) await stopServer(child);
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-    await embedded?.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    await database.cleanup();
   }
 }
 
