@@ -85,7 +85,16 @@ export async function startEmbeddedPostgres(options: {
 
   if (fresh) {
     logger.info({ directory: clusterDir }, 'initialising the embedded PostgreSQL cluster (first run)');
-    await server.initialise();
+    try {
+      await server.initialise();
+    } catch (error) {
+      const hint =
+        process.getuid?.() === 0
+          ? ` As root, PostgreSQL runs as the "postgres" user, which must be able to reach ${clusterDir}: ` +
+            'move the project out of a private folder (such as /root) or set DATA_DIR to a folder it can reach.'
+          : '';
+      throw new Error(`The embedded PostgreSQL cluster could not be created.${hint} (${(error as Error).message})`, { cause: error });
+    }
   }
   try {
     await server.start();
