@@ -181,6 +181,24 @@ export async function listPages(options: ListPagesOptions = {}, trx: Executor = 
   return { items: rows.map(({ total: _total, ...row }) => row as PageSummary), total };
 }
 
+type NewPageRow = Pick<Page, 'title' | 'slug' | 'parent_id' | 'template' | 'blocks' | 'seo' | 'visibility'>;
+
+/** Inserts a page created now by `actorId` (create and duplicate). */
+async function insertPageRow(executor: Executor, row: NewPageRow, actorId: number | null): Promise<Page> {
+  const [page] = await executor(PAGES_TABLE)
+    .insert({
+      ...row,
+      blocks: JSON.stringify(row.blocks),
+      seo: JSON.stringify(row.seo),
+      author_id: actorId,
+      updated_by: actorId,
+      created_at: now(),
+      updated_at: now(),
+    })
+    .returning(PAGE_COLUMNS);
+  return page as Page;
+}
+
 export async function createPage(input: PageInput, actorId: number | null = null, trx: Executor = db()): Promise<Page> {
   const title = cleanTitle(input.title);
   const template = checkTemplate(input.template ?? 'default');
@@ -189,24 +207,21 @@ export async function createPage(input: PageInput, actorId: number | null = null
   checkRootSlug(base, parentId);
   return trx.transaction(async (tx) => {
     if (parentId !== null) await assertParentExists(tx, parentId);
-    return withFreeSlug(tx, base, parentId, null, async (slug, savepoint) => {
-      const [page] = await savepoint(PAGES_TABLE)
-        .insert({
+    return withFreeSlug(tx, base, parentId, null, (slug, savepoint) =>
+      insertPageRow(
+        savepoint,
+        {
           title,
           slug,
           parent_id: parentId,
           template,
-          blocks: JSON.stringify(input.blocks ?? []),
-          seo: JSON.stringify(input.seo ?? {}),
+          blocks: input.blocks ?? [],
+          seo: input.seo ?? {},
           visibility: input.visibility ?? 'public',
-          author_id: actorId,
-          updated_by: actorId,
-          created_at: now(),
-          updated_at: now(),
-        })
-        .returning(PAGE_COLUMNS);
-      return page as Page;
-    });
+        },
+        actorId,
+      ),
+    );
   });
 }
 
@@ -265,24 +280,21 @@ export async function duplicatePage(id: number, actorId: number | null = null, t
   return trx.transaction(async (tx) => {
     const source = await getPage(id, tx);
     const title = (source.title.slice(0, TITLE_MAX_LENGTH - COPY_SUFFIX.length) + COPY_SUFFIX).trim();
-    return withFreeSlug(tx, source.slug, source.parent_id, null, async (slug, savepoint) => {
-      const [page] = await savepoint(PAGES_TABLE)
-        .insert({
+    return withFreeSlug(tx, source.slug, source.parent_id, null, (slug, savepoint) =>
+      insertPageRow(
+        savepoint,
+        {
           title,
           slug,
           parent_id: source.parent_id,
           template: source.template,
-          blocks: JSON.stringify(source.blocks),
-          seo: JSON.stringify(source.seo),
+          blocks: source.blocks,
+          seo: source.seo,
           visibility: source.visibility,
-          author_id: actorId,
-          updated_by: actorId,
-          created_at: now(),
-          updated_at: now(),
-        })
-        .returning(PAGE_COLUMNS);
-      return page as Page;
-    });
+        },
+        actorId,
+      ),
+    );
   });
 }
 
