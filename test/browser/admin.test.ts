@@ -16,7 +16,7 @@ import { closeMailTransports } from '../../mail/index.js';
 import { createTestApp, resetData } from '../support/app.js';
 import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
-import { makeRole, makeUser } from '../routes/api/helpers.js';
+import { makeRole, makeUser } from '../support/fixtures.js';
 
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'admin');
 const APP_NAME = 'Atelier';

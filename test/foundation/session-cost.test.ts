@@ -1,23 +1,15 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
-import { db } from '../../lib/db.js';
 import { setClock } from '../../lib/clock.js';
 import { LAST_SEEN_RESOLUTION_MS } from '../../models/auth/sessions.js';
 import { createTestApp, resetData } from '../support/app.js';
-import { caller } from '../routes/api/helpers.js';
+import { caller } from '../support/fixtures.js';
+import { countStatements } from '../support/statements.js';
 
 /** The SQL statements the app issues while `run` goes on. */
 async function statementsDuring(run: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const listener = (query: { sql: string }) => statements.push(query.sql);
-  db().on('query', listener);
-  try {
-    await run();
-  } finally {
-    db().removeListener('query', listener);
-  }
-  return statements;
+  return (await countStatements(run)).sql;
 }
 
 const touchesSessions = (sql: string) => sql.includes('app_auth_sessions');

@@ -11,7 +11,7 @@ import { closeMailTransports } from '../../../mail/index.js';
 import { checkPassword } from '../../../models/auth/credentials.js';
 import { createTestApp, resetData } from '../../support/app.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
-import { PASSWORD, PNG_1X1, logIn } from '../api/helpers.js';
+import { PASSWORD, PNG_1X1, logIn } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../admin/helpers.js';
 
 describe('/account profile page', () => {

@@ -3,7 +3,7 @@
 // urlencoded posts, and flash messages read from the page a redirect leads to.
 import type { Express } from 'express';
 import request from 'supertest';
-import { caller, type MakeUserOptions } from '../api/helpers.js';
+import { caller, type MakeUserOptions } from '../../support/fixtures.js';
 import type { User } from '../../../models/auth/users.js';
 
 export class AdminClient {

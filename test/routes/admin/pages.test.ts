@@ -7,7 +7,7 @@ import { db } from '../../../lib/db.js';
 import { createPage, getPage } from '../../../models/pages/pages.js';
 import { insertMedia } from '../../../models/pages/media.js';
 import { createTestApp, resetData } from '../../support/app.js';
-import { PNG_1X1 } from '../api/helpers.js';
+import { PNG_1X1 } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
 describe('/admin pages screens', () => {

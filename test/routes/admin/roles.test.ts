@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import { db } from '../../../lib/db.js';
 import { createTestApp, resetData } from '../../support/app.js';
-import { makeRole, makeUser } from '../api/helpers.js';
+import { makeRole, makeUser } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
 describe('/admin/roles screens', () => {

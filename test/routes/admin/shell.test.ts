@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createTestApp, resetData } from '../../support/app.js';
-import { makeUser } from '../api/helpers.js';
+import { makeUser } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
 function navLinks(html: string): string[] {

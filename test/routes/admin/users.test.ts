@@ -6,7 +6,7 @@ import { db } from '../../../lib/db.js';
 import { closeMailTransports } from '../../../mail/index.js';
 import { createTestApp, resetData } from '../../support/app.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
-import { PASSWORD, makeUser } from '../api/helpers.js';
+import { PASSWORD, makeUser } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
 describe('/admin/users screens', () => {

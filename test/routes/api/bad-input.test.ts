@@ -7,7 +7,7 @@ import request from 'supertest';
 import { db } from '../../../lib/db.js';
 import { apiRoutes } from '../../../routes/api/index.js';
 import { createTestApp, resetData } from '../../support/app.js';
-import { caller, makeUser } from './helpers.js';
+import { caller, makeUser } from '../../support/fixtures.js';
 
 interface Case {
   method: 'get' | 'post' | 'put' | 'delete';

@@ -8,7 +8,7 @@ import { closeMailTransports } from '../../../mail/index.js';
 import { createTestApp, resetData } from '../../support/app.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, useFakeClock } from '../auth/helpers.js';
-import { PASSWORD, caller, logIn, makeUser } from './helpers.js';
+import { PASSWORD, caller, logIn, makeUser } from '../../support/fixtures.js';
 
 describe('/app/api flows with email', () => {
   let app: Express;

@@ -8,7 +8,7 @@ import { db } from '../../../lib/db.js';
 import { apiRoutes } from '../../../routes/api/index.js';
 import { issueToken } from '../../../models/auth/verifications.js';
 import { createTestApp, resetData } from '../../support/app.js';
-import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser, type LoggedIn } from './helpers.js';
+import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser, type LoggedIn } from '../../support/fixtures.js';
 import type { User } from '../../../models/auth/users.js';
 
 type Access = string | 'user' | 'token';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createTestApp, resetData } from '../../support/app.js';
-import { caller } from './helpers.js';
+import { caller } from '../../support/fixtures.js';
 
 describe('/app/api rate limit (RATE_LIMIT_API)', () => {
   let app: Express;

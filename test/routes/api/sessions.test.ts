@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { db } from '../../../lib/db.js';
 import { createTestApp, resetData } from '../../support/app.js';
-import { caller, logIn } from './helpers.js';
+import { caller, logIn } from '../../support/fixtures.js';
 
 describe('profile sessions (/app/api/users/profile/sessions)', () => {
   let app: Express;

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { activeConfig } from '../../../lib/config.js';
 import { db } from '../../../lib/db.js';
 import { createTestApp, resetData } from '../../support/app.js';
-import { JPEG_BYTES, PNG_1X1, WEBP_BYTES, caller } from './helpers.js';
+import { JPEG_BYTES, PNG_1X1, WEBP_BYTES, caller } from '../../support/fixtures.js';
 
 function storedFiles(): string[] {
   const directory = path.join(activeConfig().uploadDir, 'avatars');

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { db } from '../../../lib/db.js';
 import { createTestApp, resetData } from '../../support/app.js';
-import { caller, makeRole, makeUser } from './helpers.js';
+import { caller, makeRole, makeUser } from '../../support/fixtures.js';
 
 describe('/app/api/users', () => {
   let app: Express;

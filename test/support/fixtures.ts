@@ -1,13 +1,13 @@
-// Fixtures for the /app/api tests: users with chosen permissions, and a session
+// Test fixtures shared by every area: users with chosen permissions, and a session
 // cookie for them (a stored session, signed like express-session signs its own).
 import signature from 'cookie-signature';
-import { activeConfig } from '../../../lib/config.js';
-import { db } from '../../../lib/db.js';
-import { hashPassword } from '../../../lib/password-hasher.js';
-import { storePasswordHash } from '../../../models/auth/credentials.js';
-import { createSession, publicSessionId } from '../../../models/auth/sessions.js';
-import { insertUser, type User } from '../../../models/auth/users.js';
-import { SESSION_COOKIE } from '../../../middleware/session.js';
+import { activeConfig } from '../../lib/config.js';
+import { db } from '../../lib/db.js';
+import { hashPassword } from '../../lib/password-hasher.js';
+import { storePasswordHash } from '../../models/auth/credentials.js';
+import { createSession, publicSessionId } from '../../models/auth/sessions.js';
+import { insertUser, type User } from '../../models/auth/users.js';
+import { SESSION_COOKIE } from '../../middleware/session.js';
 
 export const PASSWORD = 'correct horse battery';
 
