@@ -2,7 +2,10 @@ import type { Express } from 'express';
 import { createApp } from '../../app.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { db } from '../../lib/db.js';
+import { settleBackgroundTasks } from '../../controllers/auth/background.js';
+import { closeMailTransports } from '../../mail/index.js';
 import { resetDatabase, testDatabase } from './database.js';
+import { startSmtpServer, type TestSmtpServer } from './smtp.js';
 
 /** Configuration of a test app; `env` entries override the defaults (as variables would). */
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
@@ -28,4 +31,28 @@ export function createTestApp(env: Record<string, string | undefined> = {}): Exp
 /** Empties every table a test may have written (keeps migrations' reference data). */
 export async function resetData(): Promise<void> {
   await resetDatabase(db());
+}
+
+/**
+ * Registers the hooks of a suite whose app sends mail to a real SMTP server started
+ * for it: one app and server for the suite, data and mailbox emptied before each test
+ * (after the emails still being sent in the background), both closed at the end.
+ */
+export function useAppWithSmtp(env: Record<string, string | undefined>, bind: (app: Express, smtp: TestSmtpServer) => void): void {
+  let smtp: TestSmtpServer;
+  before(async () => {
+    smtp = await startSmtpServer();
+    bind(createTestApp({ SMTP_URL: smtp.url, ...env }), smtp);
+  });
+  after(async () => {
+    await settleBackgroundTasks();
+    closeMailTransports();
+    await smtp.close();
+  });
+  beforeEach(async () => {
+    await settleBackgroundTasks();
+    await resetData();
+    smtp.clear();
+    smtp.setFailing(false);
+  });
 }

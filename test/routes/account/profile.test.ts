@@ -7,10 +7,9 @@ import request from 'supertest';
 import { activeConfig } from '../../../lib/config.js';
 import { db } from '../../../lib/db.js';
 import { resolveStoredFile } from '../../../lib/uploads.js';
-import { closeMailTransports } from '../../../mail/index.js';
 import { checkPassword } from '../../../models/auth/credentials.js';
-import { createTestApp, resetData } from '../../support/app.js';
-import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
+import { useAppWithSmtp } from '../../support/app.js';
+import type { TestSmtpServer } from '../../support/smtp.js';
 import { PASSWORD, PNG_1X1, logIn } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../admin/helpers.js';
 
@@ -18,17 +17,9 @@ describe('/account profile page', () => {
   let app: Express;
   let smtp: TestSmtpServer;
 
-  before(async () => {
-    smtp = await startSmtpServer();
-    app = createTestApp({ SMTP_URL: smtp.url });
-  });
-  after(async () => {
-    closeMailTransports();
-    await smtp.close();
-  });
-  beforeEach(async () => {
-    await resetData();
-    smtp.clear();
+  useAppWithSmtp({}, (createdApp, startedSmtp) => {
+    app = createdApp;
+    smtp = startedSmtp;
   });
 
   it('needs a session only: redirects a visitor to the login page, shows a plain user the page without admin sections', async () => {

@@ -3,9 +3,8 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
 import { db } from '../../../lib/db.js';
-import { closeMailTransports } from '../../../mail/index.js';
-import { createTestApp, resetData } from '../../support/app.js';
-import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
+import { useAppWithSmtp } from '../../support/app.js';
+import type { TestSmtpServer } from '../../support/smtp.js';
 import { PASSWORD, makeUser } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
@@ -13,18 +12,9 @@ describe('/admin/users screens', () => {
   let app: Express;
   let smtp: TestSmtpServer;
 
-  before(async () => {
-    smtp = await startSmtpServer();
-    app = createTestApp({ SMTP_URL: smtp.url });
-  });
-  after(async () => {
-    closeMailTransports();
-    await smtp.close();
-  });
-  beforeEach(async () => {
-    await resetData();
-    smtp.clear();
-    smtp.setFailing(false);
+  useAppWithSmtp({}, (createdApp, startedSmtp) => {
+    app = createdApp;
+    smtp = startedSmtp;
   });
 
   const admin = () => AdminClient.as(app, { role: 'admin', name: 'Ada Admin' });

@@ -4,9 +4,8 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { db } from '../../../lib/db.js';
-import { closeMailTransports } from '../../../mail/index.js';
-import { createTestApp, resetData } from '../../support/app.js';
-import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
+import { useAppWithSmtp } from '../../support/app.js';
+import type { TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, useFakeClock } from '../auth/helpers.js';
 import { PASSWORD, caller, logIn, makeUser } from '../../support/fixtures.js';
 
@@ -15,18 +14,9 @@ describe('/app/api flows with email', () => {
   let smtp: TestSmtpServer;
   const clock = useFakeClock();
 
-  before(async () => {
-    smtp = await startSmtpServer();
-    app = createTestApp({ SMTP_URL: smtp.url });
-  });
-  after(async () => {
-    closeMailTransports();
-    await smtp.close();
-  });
-  beforeEach(async () => {
-    await resetData();
-    smtp.clear();
-    smtp.setFailing(false);
+  useAppWithSmtp({}, (createdApp, startedSmtp) => {
+    app = createdApp;
+    smtp = startedSmtp;
   });
 
   describe('invitation (POST /app/api/users without a password)', () => {

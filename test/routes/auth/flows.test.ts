@@ -4,11 +4,10 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { db } from '../../../lib/db.js';
-import { closeMailTransports, sendInvitationEmail } from '../../../mail/index.js';
-import { settleBackgroundTasks } from '../../../controllers/auth/background.js';
+import { sendInvitationEmail } from '../../../mail/index.js';
 import { createFirstAdmin, createUserByAdmin } from '../../../models/auth/registration.js';
-import { createTestApp, resetData } from '../../support/app.js';
-import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
+import { useAppWithSmtp } from '../../support/app.js';
+import type { TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, strongPassword, useFakeClock } from './helpers.js';
 
 function sessionCookie(response: request.Response): string | undefined {
@@ -25,20 +24,9 @@ describe('/auth flows', () => {
   let smtp: TestSmtpServer;
   const clock = useFakeClock();
 
-  before(async () => {
-    smtp = await startSmtpServer();
-    app = createTestApp({ SMTP_URL: smtp.url, APP_NAME: 'Atelier' });
-  });
-  after(async () => {
-    await settleBackgroundTasks();
-    closeMailTransports();
-    await smtp.close();
-  });
-  beforeEach(async () => {
-    await settleBackgroundTasks();
-    await resetData();
-    smtp.clear();
-    smtp.setFailing(false);
+  useAppWithSmtp({ APP_NAME: 'Atelier' }, (createdApp, startedSmtp) => {
+    app = createdApp;
+    smtp = startedSmtp;
   });
 
   describe('first run', () => {

@@ -3,12 +3,11 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { db } from '../../../lib/db.js';
-import { closeMailTransports } from '../../../mail/index.js';
 import { settleBackgroundTasks } from '../../../controllers/auth/background.js';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
 import { insertUser } from '../../../models/auth/users.js';
-import { createTestApp, resetData } from '../../support/app.js';
-import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.js';
+import { createTestApp, useAppWithSmtp } from '../../support/app.js';
+import type { TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, strongPassword, useFakeClock } from './helpers.js';
 
 const ANTI_BOT_MESSAGE = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
@@ -18,20 +17,11 @@ describe('/auth form protection', () => {
   let smtp: TestSmtpServer;
   const clock = useFakeClock();
 
-  before(async () => {
-    smtp = await startSmtpServer();
-    app = createTestApp({ SMTP_URL: smtp.url });
-  });
-  after(async () => {
-    await settleBackgroundTasks();
-    closeMailTransports();
-    await smtp.close();
+  useAppWithSmtp({}, (createdApp, startedSmtp) => {
+    app = createdApp;
+    smtp = startedSmtp;
   });
   beforeEach(async () => {
-    await settleBackgroundTasks();
-    await resetData();
-    smtp.clear();
-    smtp.setFailing(false);
     await createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' });
   });
 
