@@ -7,6 +7,7 @@ import { hashPassword } from '../../lib/password-hasher.js';
 import { storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
+import { createSession, type SessionOptions } from './sessions.js';
 import { countUsers, insertUser, type User } from './users.js';
 import { issueToken } from './verifications.js';
 
@@ -56,8 +57,15 @@ export async function register(data: AccountData): Promise<{ user: User; verific
   });
 }
 
-/** Creates the first administrator (verified, no email) or fails if any account exists. */
-export async function createFirstAdmin(data: AccountData): Promise<User> {
+/**
+ * Creates the first administrator (verified, no email) or fails if any account exists.
+ * With session options (SPEC A5), its session is created in the same transaction and
+ * the token returned, for setSessionCookie(); the /auth form opens its session through
+ * express-session instead (logInSession).
+ */
+export async function createFirstAdmin(data: AccountData): Promise<User>;
+export async function createFirstAdmin(data: AccountData, sessionOptions: SessionOptions): Promise<{ user: User; sessionToken: string }>;
+export async function createFirstAdmin(data: AccountData, sessionOptions?: SessionOptions): Promise<User | { user: User; sessionToken: string }> {
   assertPasswordPolicy(data.password);
   const passwordHash = await hashPassword(data.password);
   return db().transaction(async (trx) => {
@@ -65,7 +73,8 @@ export async function createFirstAdmin(data: AccountData): Promise<User> {
     if ((await countUsers(trx)) > 0) throw new UserFacingError(authMessages.adminAlreadyExists, { code: 'admin_exists' });
     const user = await insertUser({ email: data.email, name: data.name, role: 'admin', emailVerified: true }, trx);
     await storePasswordHash(user.id, passwordHash, trx);
-    return user;
+    if (!sessionOptions) return user;
+    return { user, sessionToken: await createSession(user.id, sessionOptions, trx) };
   });
 }
 

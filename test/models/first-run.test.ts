@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { db } from '../../lib/db.js';
 import { UserFacingError } from '../../lib/errors.js';
 import { createFirstAdmin, needsFirstRun } from '../../models/auth/registration.js';
+import { validateSession } from '../../models/auth/sessions.js';
 import { findSessionUser } from '../../models/auth/users.js';
 import { createTestApp, resetData } from '../support/app.js';
 
@@ -21,6 +22,16 @@ describe('createFirstAdmin', () => {
     const account = await db()('app_auth_accounts').where({ user_id: user.id }).first();
     expect(account.provider).to.equal('credential');
     expect(account.password_hash).to.match(/^\$2[aby]\$/);
+  });
+
+  it('also opens its session when given session options (SPEC A5), in the same transaction', async () => {
+    const { user, sessionToken } = await createFirstAdmin(
+      { email: 'admin@example.com', password: 'correct horse', name: 'Ada' },
+      { ip: '198.51.100.4', userAgent: 'Firefox' },
+    );
+    expect(await validateSession(sessionToken)).to.include({ userId: user.id });
+    const row = await db()('app_auth_sessions').where({ sid: sessionToken }).first('user_id', 'ip', 'user_agent');
+    expect(row).to.deep.equal({ user_id: user.id, ip: '198.51.100.4', user_agent: 'Firefox' });
   });
 
   it('yields exactly one administrator out of 20 simultaneous submissions', async () => {
