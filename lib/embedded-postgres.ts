@@ -133,7 +133,3 @@ export async function ensureDatabase(config: { databaseUrl?: string; dataDir: st
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
   return startEmbeddedPostgres({ directory: path.join(config.dataDir, 'postgres') });
 }
-
-export function ensureDir(directory: string): void {
-  mkdirSync(directory, { recursive: true });
-}

@@ -9,6 +9,3 @@ export const projectRoot = path.basename(parent) === 'dist' ? path.resolve(paren
 export const viewsDir = path.join(projectRoot, 'views');
 export const publicDir = path.join(projectRoot, 'public');
 export const mailTemplatesDir = path.join(projectRoot, 'mail', 'templates');
-
-/** Extension of the running module files: `.ts` under tsx, `.js` once compiled. */
-export const moduleExtension = path.extname(fileURLToPath(import.meta.url));

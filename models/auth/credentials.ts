@@ -1,7 +1,6 @@
 // The 'credential' account of a user holds its bcrypt hash; nothing else reads it.
 import { db, type Executor } from '../../lib/db.js';
 import { hashPassword, verifyPassword } from '../../lib/password-hasher.js';
-import { assertPasswordPolicy } from './passwords.js';
 
 export const CREDENTIAL_PROVIDER = 'credential';
 
@@ -17,11 +16,6 @@ export async function burnPasswordCheck(password: string): Promise<false> {
   return false;
 }
 
-/** Resets the cached dummy hash (tests change the cost between runs). */
-export function resetDummyHash(): void {
-  dummyHash = undefined;
-}
-
 export async function hasCredential(userId: number, trx: Executor = db()): Promise<boolean> {
   const row = await trx('app_auth_accounts').where({ user_id: userId, provider: CREDENTIAL_PROVIDER }).first('id');
   return Boolean(row);
@@ -35,12 +29,6 @@ export async function checkPassword(userId: number | undefined, password: string
       : await trx('app_auth_accounts').where({ user_id: userId, provider: CREDENTIAL_PROVIDER }).first('password_hash');
   if (!row?.password_hash) return burnPasswordCheck(password);
   return verifyPassword(password, row.password_hash);
-}
-
-/** Creates or replaces the user's credential account with a hash of the password. */
-export async function setPassword(userId: number, password: string, trx: Executor = db()): Promise<void> {
-  assertPasswordPolicy(password);
-  await storePasswordHash(userId, await hashPassword(password), trx);
 }
 
 /** Upserts the credential account; callers hash first, outside their transaction. */

@@ -59,11 +59,6 @@ export async function findRole(id: number, trx: Executor = db()): Promise<Role |
   return rows[0];
 }
 
-export async function findRoleByName(name: string, trx: Executor = db()): Promise<Role | undefined> {
-  const { rows } = await trx.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.name = ?`, [name]);
-  return rows[0];
-}
-
 export async function getRole(id: number, trx: Executor = db()): Promise<Role> {
   const role = await findRole(id, trx);
   if (!role) throw new NotFoundError(roleMessages.notFound);

@@ -186,7 +186,3 @@ export async function revokeAllUserSessions(userId: number, options: { exceptSid
   if (options.exceptSid) query.whereNot({ sid: options.exceptSid });
   return query.delete();
 }
-
-export async function destroySession(sid: string, trx: Executor = db()): Promise<void> {
-  await trx('app_auth_sessions').where({ sid }).delete();
-}

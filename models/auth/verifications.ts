@@ -77,7 +77,3 @@ export async function isTokenValid(kind: TokenKind, identifier: string, token: s
     .first('id');
   return Boolean(row);
 }
-
-export async function deleteTokens(userId: number, kind: TokenKind, trx: Executor = db()): Promise<void> {
-  await trx('app_auth_verifications').where({ user_id: userId, kind }).delete();
-}
