@@ -1,99 +1,155 @@
-// createApp(config) builds the Express application; this file listens only when run as
-// the entry point (`node dist/app.js`), so tests build the app in-process.
-import type { Server } from 'node:http';
+// createApp(config) builds the Express application and its one application context;
+// this file listens only when run as the entry point (`node dist/app.js`), so tests
+// build apps in-process (several at once if they like: nothing is shared between them).
+import http, { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
-import { activeConfig, ConfigError, loadConfig, setActiveConfig, type Config } from './lib/config.js';
-import { closeDb, initDb, pendingMigrations } from './lib/db.js';
+import { ConfigError, loadConfig, type Config } from './lib/config.js';
+import { closeContext, createContext, type AppContext } from './lib/context.js';
+import { pendingMigrations } from './lib/db.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
-import { logger, setLogLevel } from './lib/logger.js';
-import { closeHasher, configureHasher } from './lib/password-hasher.js';
+import { createLogger } from './lib/logger.js';
+import { collectModules, type SiteModule } from './lib/modules.js';
 import { publicDir } from './lib/paths.js';
 import { configureViews } from './lib/views.js';
-import { errorHandler, notFound } from './middleware/error-handler.js';
+import { createErrorHandler, notFound, watchDatabaseOutage } from './middleware/error-handler.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { mountRoutes } from './routes/index.js';
+import { coreModule } from './routes/core-module.js';
+import { mountAreas } from './routes/index.js';
+import { pagesModule } from './routes/pages/index.js';
 
-export function createApp(config: Config): Express {
-  if (!config.databaseUrl) throw new ConfigError('createApp needs config.databaseUrl (start the database first)');
-  setActiveConfig(config);
-  setLogLevel(config.logLevel);
-  configureHasher({ cost: config.passwordHashCost, threads: config.passwordHashThreads });
-  initDb(config.databaseUrl);
+/** The modules of this site, in order: the core first. */
+export const SITE_MODULES: SiteModule[] = [coreModule, pagesModule];
 
-  const app = express();
-  app.locals.config = config;
+export interface App extends Express {
+  locals: Express['locals'] & { ctx: AppContext };
+}
+
+export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES): App {
+  const { databaseUrl } = config;
+  if (!databaseUrl) throw new ConfigError('createApp needs config.databaseUrl (start the database first)');
+  const ctx = createContext({ ...config, databaseUrl }, collectModules(modules));
+
+  const app = express() as App;
+  // Tests and the server's shutdown reach the context here; the code under it gets it passed.
+  app.locals.ctx = ctx;
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   configureViews(app, config);
 
-  app.use(requestContext);
+  app.use(requestContext(ctx.logger));
   app.use(securityHeaders());
   app.use('/assets', express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
-  mountRoutes(app, config);
+  mountAreas(app, ctx);
   app.use(notFound);
-  app.use(errorHandler);
+  app.use(createErrorHandler(ctx));
+  watchDatabaseOutage(ctx);
   return app;
 }
 
-/** Releases what createApp() opened: the database pool and the hashing threads. */
-export async function closeApp(): Promise<void> {
-  await closeDb();
-  await closeHasher();
+/** Releases what createApp() opened: the database pool, the hashing threads, mail. */
+export async function closeApp(app: App): Promise<void> {
+  await closeContext(app.locals.ctx);
 }
 
-export async function startServer(config: Config): Promise<{ server: Server; database: RunningDatabase; stop(): Promise<void> }> {
-  const database = await ensureDatabase(config);
-  const runtimeConfig = { ...config, databaseUrl: database.url };
-  const app = createApp(runtimeConfig);
-  const pending = await pendingMigrations().catch(async (error) => {
-    await closeApp();
+export async function startServer(config: Config): Promise<{ server: Server; app: App; database: RunningDatabase; stop(): Promise<void> }> {
+  const database = await ensureDatabase(config, createLogger(config.logLevel));
+  const app = createApp({ ...config, databaseUrl: database.url });
+  const abort = async (error: unknown): Promise<never> => {
+    await closeApp(app);
     await database.stop();
     throw error;
-  });
+  };
+  const pending = await pendingMigrations(app.locals.ctx.db).catch(abort);
   if (pending.length > 0) {
-    await closeApp();
-    await database.stop();
-    throw new ConfigError(
-      `The database schema is not up to date (${pending.length} pending migration(s): ${pending.join(', ')}). ` +
-        'Run `npm run migrate` (or `npx knex migrate:latest` with DATABASE_URL set) before starting the server.',
+    await abort(
+      new ConfigError(
+        `The database schema is not up to date (${pending.length} pending migration(s): ${pending.join(', ')}). ` +
+          'Run `npm run migrate` (or `npx knex migrate:latest` with DATABASE_URL set) before starting the server.',
+      ),
     );
   }
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-  });
+  const server = http.createServer();
+  // The tracker sees each request before the app does.
+  const draining = drainOnStop(server, app);
+  server.on('request', app);
+  await listen(server, config).catch(abort);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      // close() stops accepting, drops idle keep-alive sockets and waits for requests in flight.
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await closeApp();
+      await draining();
+      await closeApp(app);
       await database.stop();
     })());
-  return { server, database, stop };
+  return { server, app, database, stop };
+}
+
+/** Listens on PORT/HOST; a port taken or forbidden is an error naming the port and PORT. */
+function listen(server: Server, config: Config): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(new ConfigError(`Port ${config.port} on ${config.host} is already in use by another program: stop it or choose another port with PORT.`));
+      } else if (error.code === 'EACCES') {
+        reject(new ConfigError(`Listening on port ${config.port} is not permitted for this user: choose a port above 1023 with PORT.`));
+      } else {
+        reject(error);
+      }
+    });
+    server.listen(config.port, config.host, () => resolve());
+  });
+}
+
+/**
+ * Graceful stop under keep-alive traffic: stop accepting, close idle sockets at once,
+ * answer every request still in flight (and any that arrives on an open socket) with
+ * `Connection: close`, and resolve as soon as the last one has ended. server.close()
+ * alone waits for idle keep-alive sockets to time out.
+ */
+function drainOnStop(server: Server, app: App): () => Promise<void> {
+  let stopping = false;
+  const inFlight = new Set<http.ServerResponse>();
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.on('close', () => {
+      inFlight.delete(res);
+      if (stopping) server.closeIdleConnections();
+    });
+  });
+  return () => {
+    stopping = true;
+    app.locals.ctx.logger.info({ inFlight: inFlight.size }, 'stopping: no new connections, finishing requests in flight');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    server.closeIdleConnections();
+    return closed;
+  };
 }
 
 async function main(): Promise<void> {
+  const bootLogger = createLogger('info');
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    logger.fatal((error as Error).message);
+    bootLogger.fatal((error as Error).message);
     process.exit(1);
   }
-  setLogLevel(config.logLevel);
+  bootLogger.level = config.logLevel;
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     running = await startServer(config);
   } catch (error) {
-    logger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
+    bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
     process.exit(1);
   }
+  const { logger } = running.app.locals.ctx;
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: activeConfig().baseUrl }, 'server listening');
+  logger.info({ url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl }, 'server listening');
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {

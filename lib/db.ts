@@ -3,31 +3,25 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { logger } from './logger.js';
+import type { Logger } from './logger.js';
 import { projectRoot } from './paths.js';
 
-// Every model function takes an optional executor: the shared pool by default, or a
-// transaction so that several writes commit or fail together.
-export type Executor = Knex | Knex.Transaction;
-
 // Return BIGINT counts and ids as numbers and timestamps as Date (pg default); NUMERIC
-// is not used by the schema.
-pg.types.setTypeParser(20, (value: string) => Number(value));
+// is not used by the schema. Set per connection, not on pg's process-wide registry.
+const BIGINT_OID = 20;
+const typeParsers = {
+  getTypeParser: (oid: number, format: string): unknown =>
+    oid === BIGINT_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+};
 
-let instance: Knex | undefined;
-
-export function db(): Knex {
-  if (!instance) throw new Error('Database not initialised: call initDb() first');
-  return instance;
-}
-
-export function createKnex(connectionString: string, poolMax = 10): Knex {
+export function createKnex(connectionString: string, options: { poolMax: number; logger: Logger }): Knex {
+  const { logger } = options;
   return knexFactory({
     client: 'pg',
-    connection: { connectionString, application_name: 'site-core' },
+    connection: { connectionString, application_name: 'site-core', types: typeParsers },
     pool: {
       min: 0,
-      max: poolMax,
+      max: options.poolMax,
       // A connection killed while idle (server restart, pg_terminate_backend) must
       // not crash the process: log it, and knex discards the broken client.
       afterCreate(connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) {
@@ -45,17 +39,6 @@ export function createKnex(connectionString: string, poolMax = 10): Knex {
     },
     migrations: { migrationSource: new MigrationSource(), tableName: 'knex_migrations' },
   });
-}
-
-export function initDb(connectionString: string): Knex {
-  if (!instance) instance = createKnex(connectionString);
-  return instance;
-}
-
-export async function closeDb(): Promise<void> {
-  const current = instance;
-  instance = undefined;
-  if (current) await current.destroy();
 }
 
 /**
@@ -87,7 +70,7 @@ function resolveMigrationsDir(): string {
 }
 
 /** Names of the migrations not yet applied to this database. */
-export async function pendingMigrations(knex: Knex = db()): Promise<string[]> {
+export async function pendingMigrations(knex: Knex): Promise<string[]> {
   const [, pending] = (await knex.migrate.list()) as [unknown[], Array<{ file: string } | string>];
   return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
 }

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { logger } from './logger.js';
+import { ConfigError } from './config.js';
+import { createLogger, type Logger } from './logger.js';
 
 export interface RunningDatabase {
   url: string;
@@ -50,16 +51,40 @@ async function isPortFree(port: number): Promise<boolean> {
   });
 }
 
+/** The pid of a live PostgreSQL already serving this cluster, if any (postmaster.pid). */
+function runningPostmaster(clusterDir: string): number | undefined {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: alive but not ours to signal; ESRCH: a stale file left by a crash.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
 export async function startEmbeddedPostgres(options: {
   directory: string;
   port?: number;
   persistent?: boolean;
   database?: string;
+  logger?: Logger;
 }): Promise<RunningDatabase> {
+  const logger = options.logger ?? createLogger('info');
   const clusterDir = path.join(options.directory, 'cluster');
   const passwordFile = path.join(options.directory, 'password');
   mkdirSync(options.directory, { recursive: true });
   const fresh = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  const owner = runningPostmaster(clusterDir);
+  if (owner !== undefined) {
+    throw new ConfigError(
+      `The embedded database under ${clusterDir} is already in use by another process (PostgreSQL pid ${owner}): ` +
+        'stop the other server first, or give this one its own DATA_DIR.',
+    );
+  }
   if (fresh) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
   // The cluster is ours alone, so its port may change between runs: the usual one when
@@ -129,7 +154,7 @@ export async function startEmbeddedPostgres(options: {
 }
 
 /** DATABASE_URL when set (a real server); otherwise the embedded cluster under dataDir. */
-export async function ensureDatabase(config: { databaseUrl?: string; dataDir: string }): Promise<RunningDatabase> {
+export async function ensureDatabase(config: { databaseUrl?: string; dataDir: string }, logger?: Logger): Promise<RunningDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
-  return startEmbeddedPostgres({ directory: path.join(config.dataDir, 'postgres') });
+  return startEmbeddedPostgres({ directory: path.join(config.dataDir, 'postgres'), logger });
 }

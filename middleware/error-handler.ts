@@ -12,7 +12,7 @@ import {
   ValidationError,
   isDatabaseUnavailable,
 } from '../lib/errors.js';
-import { logger } from '../lib/logger.js';
+import type { AppContext } from '../lib/context.js';
 
 export const genericMessages = {
   internal: 'Une erreur inattendue est survenue. Réessayez plus tard.',
@@ -21,6 +21,7 @@ export const genericMessages = {
   invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
   tooLarge: 'La requête est trop volumineuse.',
   unsupportedBody: 'Type de contenu non pris en charge.',
+  badRequest: 'La requête est mal formée.',
 };
 
 /** JSON for the API and for clients that ask for it; HTML pages otherwise. */
@@ -29,7 +30,8 @@ export function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
 }
 
-export function notFound(req: Request, _res: Response, next: NextFunction): void {
+/** The end of a surface: any path or method no row answered is a 404 in its shape. */
+export function notFound(_req: Request, _res: Response, next: NextFunction): void {
   next(new NotFoundError(genericMessages.notFound));
 }
 
@@ -50,39 +52,86 @@ function fromBodyParser(error: { type?: string; status?: number }): AppError | u
   }
 }
 
-export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  const parsed = error && typeof error === 'object' ? fromBodyParser(error as { type?: string }) : undefined;
-  if (parsed) return parsed;
-  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError(genericMessages.unavailable);
-  const internal = new AppError(genericMessages.internal);
-  return internal;
+// Client errors raised inside Express and its parsers (a malformed percent-encoding in
+// a path, a missing static file, a corrupt gzip body, a truncated multipart form) carry
+// a 4xx `status` or come from busboy with a telling message: they are the client's
+// fault, so they keep a 4xx status and never reach the log as an internal error.
+const MALFORMED_MULTIPART = /^(Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found|Boundary not found|Part terminated early|Malformed urlencoded form)/i;
+
+function fromClientError(error: { status?: unknown; statusCode?: unknown; message?: unknown }): AppError | undefined {
+  const status = typeof error.status === 'number' ? error.status : typeof error.statusCode === 'number' ? error.statusCode : undefined;
+  if (status === 404) return new NotFoundError(genericMessages.notFound);
+  if (status === 413) return new PayloadTooLargeError(genericMessages.tooLarge);
+  if (status === 415) return new UnsupportedMediaTypeError(genericMessages.unsupportedBody);
+  if (status !== undefined && status >= 400 && status < 500) {
+    const mapped = new ValidationError(genericMessages.badRequest, { code: 'bad_request' });
+    mapped.status = status;
+    return mapped;
+  }
+  if (typeof error.message === 'string' && MALFORMED_MULTIPART.test(error.message)) {
+    return new ValidationError(genericMessages.badRequest, { code: 'bad_request' });
+  }
+  return undefined;
 }
 
-export function errorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
-  const appError = toAppError(error);
-  if (appError.status >= 500) {
-    logger.error({ requestId: req.id, err: error, path: req.originalUrl.split('?')[0] }, appError.message);
-  }
-  if (res.headersSent) {
-    next(error);
-    return;
-  }
-  if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
-  res.status(appError.status);
-  if (wantsJson(req)) {
-    res.json({
-      error: appError.message,
-      code: appError.code,
-      ...(appError.details ? { details: appError.details } : {}),
-      request_id: req.id,
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const known = error && typeof error === 'object' ? (fromBodyParser(error as { type?: string }) ?? fromClientError(error)) : undefined;
+  if (known) return known;
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError(genericMessages.unavailable);
+  return new AppError(genericMessages.internal);
+}
+
+/**
+ * The one error handler: an AppError's status and message; a database outage is a
+ * 503 whose request line is the only log line (the outage itself is logged once when
+ * it starts, see watchDatabaseOutage); anything else is a generic 500 logged with its
+ * stack under the request id the client is also given.
+ */
+export function createErrorHandler(ctx: AppContext) {
+  const { logger } = ctx;
+  return function errorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
+    const appError = toAppError(error);
+    if (appError instanceof ServiceUnavailableError && isDatabaseUnavailable(error)) {
+      noteDatabaseDown(ctx, error);
+    } else if (appError.status >= 500) {
+      logger.error({ requestId: req.id, err: error, path: req.originalUrl.split('?')[0] }, appError.message);
+    }
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+    res.status(appError.status);
+    if (wantsJson(req)) {
+      res.json({
+        error: appError.message,
+        code: appError.code,
+        ...(appError.details ? { details: appError.details } : {}),
+        request_id: req.id,
+      });
+      return;
+    }
+    res.render('errors/error.njk', {
+      status: appError.status,
+      message: appError.message,
+      requestId: req.id,
+      pageTitle: appError.status === 404 ? 'Page introuvable' : 'Erreur',
     });
-    return;
-  }
-  res.render('errors/error.njk', {
-    status: appError.status,
-    message: appError.message,
-    requestId: req.id,
-    pageTitle: appError.status === 404 ? 'Page introuvable' : 'Erreur',
+  };
+}
+
+function noteDatabaseDown(ctx: AppContext, error: unknown): void {
+  if (ctx.memo.databaseDown) return;
+  ctx.memo.databaseDown = true;
+  ctx.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'database unavailable: answering 503 until it is back');
+}
+
+/** Logs the end of an outage once, at the first statement that succeeds after it. */
+export function watchDatabaseOutage(ctx: AppContext): void {
+  ctx.db.on('query-response', () => {
+    if (!ctx.memo.databaseDown) return;
+    ctx.memo.databaseDown = false;
+    ctx.logger.info('database available again');
   });
 }

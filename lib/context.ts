@@ -1,0 +1,81 @@
+// The application context: everything one application needs, built once by
+// createApp(config) and passed down explicitly to routers, controllers and models.
+// Nothing in the source keeps state at module level, so two applications in one
+// process (on two databases) never see each other's data.
+import type { Knex } from 'knex';
+import { Mailer } from '../mail/index.js';
+import { BackgroundTasks } from './background.js';
+import { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createKnex } from './db.js';
+import { createLogger, type Logger } from './logger.js';
+import type { SiteRegistry } from './modules.js';
+import { createPasswordHasher, type PasswordHasher } from './password-hasher.js';
+
+/** Facts an application learns once and keeps for its lifetime. */
+export interface AppMemo {
+  /** Set once the first account exists: that answer never changes back. */
+  accountExists: boolean;
+  /** A hash compared against when an address is unknown, so that costs the same time. */
+  dummyHash?: Promise<string>;
+  /** When expired rate-limit rows were last swept (ms). */
+  lastRateLimitSweep: number;
+  /** True from the first request refused for a database outage until a statement succeeds. */
+  databaseDown: boolean;
+  /** Warnings already logged once (keys chosen by their authors). */
+  loggedOnce: Set<string>;
+}
+
+export interface AppContext {
+  readonly config: Config;
+  /** The pool; inside inTransaction() the transaction, so a model's statements join it. */
+  readonly db: Knex;
+  readonly hasher: PasswordHasher;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly background: BackgroundTasks;
+  /** What the core and the modules registered: routes, admin screens, permission sections… */
+  readonly site: SiteRegistry;
+  readonly memo: AppMemo;
+}
+
+export function createContext(config: Config & { databaseUrl: string }, site: SiteRegistry): AppContext {
+  const logger = createLogger(config.logLevel);
+  const clock = new Clock();
+  return {
+    config,
+    db: createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger }),
+    hasher: createPasswordHasher({ cost: config.passwordHashCost, threads: config.passwordHashThreads, logger }),
+    mailer: new Mailer(config, logger, clock),
+    clock,
+    logger,
+    background: new BackgroundTasks(logger),
+    site,
+    memo: { accountExists: false, databaseDown: false, lastRateLimitSweep: 0, loggedOnce: new Set() },
+  };
+}
+
+/** Releases what createContext() opened, after the background work has finished. */
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.background.settle();
+  ctx.mailer.close();
+  await ctx.db.destroy();
+  await ctx.hasher.close();
+}
+
+/**
+ * Runs `work` in one transaction: the context it receives carries the transaction as
+ * `db`, so every model called with it writes in that transaction (nested calls use a
+ * savepoint).
+ */
+export function inTransaction<T>(ctx: AppContext, work: (tx: AppContext) => Promise<T>): Promise<T> {
+  return ctx.db.transaction((trx) => work({ ...ctx, db: trx }));
+}
+
+/** Logs `message` once per application for `key`. */
+export function warnOnce(ctx: AppContext, key: string, message: string, details: Record<string, unknown> = {}): void {
+  if (ctx.memo.loggedOnce.has(key)) return;
+  ctx.memo.loggedOnce.add(key);
+  ctx.logger.warn(details, message);
+}
