@@ -1,9 +1,9 @@
+import http from 'node:http';
 import net from 'node:net';
 import { expect } from 'chai';
 import pg from 'pg';
 import request from 'supertest';
-import type { Express } from 'express';
-import { createTestApp, resetData } from '../support/app.js';
+import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { testDatabase } from '../support/database.js';
 import { spawnServer, waitForListening } from '../support/server-process.js';
 
@@ -18,11 +18,11 @@ async function adminQuery(sql: string): Promise<void> {
 }
 
 describe('database outage', () => {
-  let app: Express;
+  let app: App;
   before(() => {
     app = createTestApp();
   });
-  beforeEach(resetData);
+  beforeEach(() => resetData(contextOf(app)));
   afterEach(() => adminQuery(`ALTER DATABASE "${testDatabase().name}" ALLOW_CONNECTIONS true`));
 
   it('answers 503 while the database is gone, survives, and recovers without a restart', async () => {
@@ -59,7 +59,102 @@ describe('database outage', () => {
   });
 });
 
+describe('database outage, as the log shows it', () => {
+  afterEach(() => adminQuery(`ALTER DATABASE "${testDatabase().name}" ALLOW_CONNECTIONS true`));
+
+  it('logs one line per refused request, the outage once when it starts and once when it ends, and no stack', async function () {
+    this.timeout(40_000);
+    const server = await spawnServer(serverEnv());
+    try {
+      await waitForListening(server);
+      const base = `http://127.0.0.1:${server.port}`;
+      expect((await fetch(`${base}/auth`)).status).to.equal(200);
+      const name = testDatabase().name;
+      await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+      const before = server.output().split('\n').length;
+      for (let index = 0; index < 20; index++) expect((await fetch(`${base}/auth`)).status).to.equal(503);
+      await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      expect((await fetch(`${base}/auth`)).status).to.equal(200);
+      const lines = server.output().split('\n').slice(before - 1).filter(Boolean);
+      const records = lines.map((line) => JSON.parse(line) as { msg: string; status?: number; err?: unknown });
+      expect(records.filter((record) => record.msg === 'request' && record.status === 503)).to.have.length(20);
+      expect(records.filter((record) => record.msg.startsWith('database unavailable'))).to.have.length(1);
+      expect(records.filter((record) => record.msg === 'database available again')).to.have.length(1);
+      expect(lines.join('\n')).to.not.match(/\bat .*\.(ts|js):\d+/);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+});
+
+function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { DATABASE_URL: testDatabase().url, DATA_DIR: testDatabase().scratchDir, SESSION_SECRET: 'y'.repeat(40), PASSWORD_HASH_COST: '4', ...extra };
+}
+
+describe('start-up refusals', () => {
+  it('exits 1 naming the port and PORT when the port is taken', async function () {
+    this.timeout(30_000);
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const port = (squatter.address() as net.AddressInfo).port;
+    try {
+      const server = await spawnServer(serverEnv({ PORT: String(port) }));
+      expect(await server.exited, server.output()).to.equal(1);
+      expect(server.output()).to.include(`Port ${port}`).and.to.include('PORT');
+      expect(server.output()).to.not.include('server listening');
+    } finally {
+      squatter.close();
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
+  it('under keep-alive traffic exits 0 at once, cuts no request, and closes every socket', async function () {
+    this.timeout(40_000);
+    const server = await spawnServer(serverEnv());
+    await waitForListening(server);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    let ok = 0;
+    let cut = 0;
+    let refused = 0;
+    let signalledAt = 0;
+    const get = () =>
+      new Promise<void>((resolve) => {
+        const req = http.get({ host: '127.0.0.1', port: server.port, path: '/auth', agent }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            ok++;
+            resolve();
+          });
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ECONNREFUSED') refused++;
+          else cut++;
+          resolve();
+        });
+      });
+    const clients = Array.from({ length: 8 }, async () => {
+      const started = Date.now();
+      while (Date.now() - started < 3000 && server.child.exitCode === null) await get();
+    });
+    setTimeout(() => {
+      signalledAt = Date.now();
+      server.child.kill('SIGTERM');
+    }, 800);
+    const code = await server.exited;
+    const stopMs = Date.now() - signalledAt;
+    await Promise.all(clients);
+    agent.destroy();
+    expect(code, server.output()).to.equal(0);
+    expect(cut, `requests cut: ${cut}, answered: ${ok}, refused: ${refused}`).to.equal(0);
+    expect(ok).to.be.greaterThan(10);
+    expect(stopMs).to.be.lessThan(5000);
+    expect(server.output()).to.not.include('shutdown took longer');
+  });
+
+
   it('finishes a request in flight on SIGTERM, then exits 0', async function () {
     this.timeout(40_000);
     const server = await spawnServer({
