@@ -76,7 +76,7 @@ describe('database outage, as the log shows it', () => {
       for (let index = 0; index < 20; index++) expect((await fetch(`${base}/auth`)).status).to.equal(503);
       await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
       expect((await fetch(`${base}/auth`)).status).to.equal(200);
-      const lines = server.output().split('\n').slice(before - 1).filter(Boolean);
+      const lines = server.output().split('\n').slice(before - 1).filter((line) => line.startsWith('{'));
       const records = lines.map((line) => JSON.parse(line) as { msg: string; status?: number; err?: unknown });
       expect(records.filter((record) => record.msg === 'request' && record.status === 503)).to.have.length(20);
       expect(records.filter((record) => record.msg.startsWith('database unavailable'))).to.have.length(1);
