@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Joi from 'joi';
+import proxyAddr from 'proxy-addr';
 import { projectRoot } from './paths.js';
 
 export const RATE_LIMITED_OPERATIONS = [
@@ -74,24 +75,27 @@ export function parseRateLimit(value: string, variable: string): RateLimitBudget
 }
 
 // `true` would trust any X-Forwarded-For, letting every client pick its own address
-// and so its own rate-limit bucket: refused on purpose.
+// and so its own rate-limit bucket: refused on purpose. A list is checked by
+// proxy-addr itself (what Express compiles `trust proxy` with), so a value Express
+// would reject on the first request (`10.0.0.0/99`, `10.0.0.300`) stops the start.
 export function parseTrustProxy(value: string | undefined): TrustProxySetting {
   if (value === undefined || value.trim() === '') return false;
   const trimmed = value.trim();
+  if (trimmed.toLowerCase() === 'true') {
+    throw new ConfigError('APP_TRUST_PROXY=true is refused: it would let any client choose its address; give a hop count or the proxies\' addresses');
+  }
   if (/^\d+$/.test(trimmed)) {
     const hops = Number(trimmed);
     if (hops < 1 || hops > 10) throw new ConfigError('APP_TRUST_PROXY as a hop count must be between 1 and 10');
     return hops;
   }
   const entries = trimmed.split(',').map((entry) => entry.trim()).filter(Boolean);
-  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
-  const address = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
-  for (const entry of entries) {
-    if (!named.has(entry) && !address.test(entry)) {
-      throw new ConfigError(
-        `APP_TRUST_PROXY must be a hop count, "loopback", "linklocal", "uniquelocal" or a comma-separated list of addresses/subnets; got "${entry}"`,
-      );
-    }
+  try {
+    proxyAddr.compile(entries);
+  } catch (error) {
+    throw new ConfigError(
+      `APP_TRUST_PROXY must be a hop count (1–10), "loopback", "linklocal", "uniquelocal" or a comma-separated list of addresses/subnets: ${(error as Error).message}`,
+    );
   }
   return entries;
 }
