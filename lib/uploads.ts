@@ -2,13 +2,14 @@
 // multer keeps the file in memory (2 MB at most), so a refused upload never touches
 // the disk; the type is read from the file's first bytes, never from its name or the
 // client's Content-Type; accepted files are stored under UPLOAD_DIR with a generated
-// name and served by GET /uploads/* (routes/uploads.ts).
+// name and served by GET /uploads/* (routes/uploads.ts). Where files live is the
+// application's UPLOAD_DIR (ctx.config.uploadDir).
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { activeConfig } from './config.js';
+import type { AppContext } from './context.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -113,9 +114,9 @@ export interface StoredFile {
 }
 
 /** Writes the image under UPLOAD_DIR/subdir with a random name; returns where it went. */
-export async function storeImage(image: Pick<UploadedImage, 'buffer' | 'type'>, subdir: string): Promise<StoredFile> {
+export async function storeImage(ctx: AppContext, image: Pick<UploadedImage, 'buffer' | 'type'>, subdir: string): Promise<StoredFile> {
   if (!SEGMENT.test(subdir)) throw new Error(`invalid upload subdirectory: ${subdir}`);
-  const directory = path.join(activeConfig().uploadDir, subdir);
+  const directory = path.join(ctx.config.uploadDir, subdir);
   await mkdir(directory, { recursive: true });
   const name = `${randomBytes(16).toString('hex')}.${EXTENSIONS[image.type]}`;
   const target = path.join(directory, name);
@@ -131,17 +132,17 @@ export async function storeImage(image: Pick<UploadedImage, 'buffer' | 'type'>, 
  * The absolute file for a stored path or URL, or undefined when it does not look like
  * something storeImage() wrote (so `..`, absolute paths and dotfiles never resolve).
  */
-export function resolveStoredFile(pathOrUrl: string): string | undefined {
+export function resolveStoredFile(ctx: AppContext, pathOrUrl: string): string | undefined {
   const relative = pathOrUrl.startsWith(UPLOADS_URL_PREFIX) ? pathOrUrl.slice(UPLOADS_URL_PREFIX.length) : pathOrUrl;
   const parts = relative.split('/');
   if (parts.length !== 2 || !SEGMENT.test(parts[0]) || !/^[a-f0-9]{32}\.(png|jpg|webp)$/.test(parts[1])) return undefined;
-  return path.join(activeConfig().uploadDir, parts[0], parts[1]);
+  return path.join(ctx.config.uploadDir, parts[0], parts[1]);
 }
 
 /** Deletes a stored file; a missing file or a foreign path is ignored. */
-export async function removeStoredFile(pathOrUrl: string | null | undefined): Promise<void> {
+export async function removeStoredFile(ctx: AppContext, pathOrUrl: string | null | undefined): Promise<void> {
   if (!pathOrUrl) return;
-  const file = resolveStoredFile(pathOrUrl);
+  const file = resolveStoredFile(ctx, pathOrUrl);
   if (!file) return;
   await unlink(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
