@@ -7,6 +7,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { createKnex } from '../lib/db.js';
 import { freePort, startEmbeddedPostgres, type RunningDatabase } from '../lib/embedded-postgres.js';
+import { createLogger } from '../lib/logger.js';
+import { migrateLatest } from '../lib/migrations.js';
+
+// The benchmarks' own messages (scratch cluster, migrations): warnings and errors only.
+const logger = createLogger('warn');
 
 /** `--name value` on the command line, else the environment variable, else the fallback. */
 export function option(name: string, env: string, fallback: string): string {
@@ -38,7 +43,7 @@ export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> 
   let adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   let embedded: RunningDatabase | undefined;
   if (!adminUrl) {
-    embedded = await startEmbeddedPostgres({ directory: path.join(scratch, 'pg'), port: await freePort(), persistent: false, database: 'postgres' });
+    embedded = await startEmbeddedPostgres({ directory: path.join(scratch, 'pg'), port: await freePort(), persistent: false, database: 'postgres', logger });
     adminUrl = embedded.url;
   }
   const name = `${prefix.replace(/\W/g, '_')}_${process.pid}`;
@@ -46,9 +51,9 @@ export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> 
   const parsed = new URL(adminUrl);
   parsed.pathname = `/${name}`;
   const url = parsed.toString();
-  const knex = createKnex(url, 2);
+  const knex = createKnex(url, { poolMax: 2, logger });
   try {
-    await knex.migrate.latest();
+    await migrateLatest(knex);
   } finally {
     await knex.destroy();
   }

@@ -6,8 +6,8 @@
 // knex's `query` events; the session store goes through knex too).
 //
 //   npm run bench:api [-- --duration 10 --connections 10 --node /path/to/node]
-// Database: TEST_DATABASE_URL's server when set (a scratch database is created and
-// dropped), else a throw-away embedded PostgreSQL. `--node <path>` or BENCH_NODE
+// Database: a throw-away one (bench/support.ts: BENCH_DATABASE_URL's or
+// TEST_DATABASE_URL's server when set, else an embedded PostgreSQL). `--node <path>` or BENCH_NODE
 // re-runs this script under another Node binary.
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -15,19 +15,14 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import signature from 'cookie-signature';
 import express from 'express';
-import { closeApp } from '../../app.js';
-import { listUsersHandler } from '../../controllers/api/users.js';
-import { activeConfig } from '../../lib/config.js';
-import { db } from '../../lib/db.js';
-import { setLogLevel } from '../../lib/logger.js';
-import { errorHandler } from '../../middleware/error-handler.js';
+import { closeApp, createApp } from '../../app.js';
+import { loadConfig } from '../../lib/config.js';
+import { createErrorHandler } from '../../middleware/error-handler.js';
 import { SESSION_COOKIE } from '../../middleware/session.js';
-import { validate } from '../../middleware/validate.js';
 import { createSession } from '../../models/auth/sessions.js';
-import { userListQuery } from '../../routes/api/schemas.js';
-import { createTestApp } from '../../test/support/app.js';
-import { startTestDatabase, stopTestDatabase } from '../../test/support/database.js';
-import { option } from '../support.js';
+import { mountRoutes, type Surface } from '../../routes/define.js';
+import { userApiRoutes } from '../../routes/api/users.js';
+import { option, scratchDatabase } from '../support.js';
 
 const USERS = 10_000;
 const PATH = '/app/api/users?limit=50';
@@ -56,24 +51,10 @@ let statements = 0;
 let served = 0;
 const sqlSeen = new Map<string, number>();
 
-// The package ships no types (bench/pages declares a minimal subset): the parts used here.
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { average: number; p99: number };
-  non2xx: number;
-}
-const cannon = autocannon as unknown as (options: {
-  url: string;
-  headers?: Record<string, string>;
-  duration: number;
-  connections: number;
-  pipelining: number;
-}) => Promise<CannonResult>;
-
 async function measure(label: string, url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<Measure> {
   statements = 0;
   served = 0;
-  const result = await cannon({ url, headers, duration: seconds, connections, pipelining: 1 });
+  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1 });
   const requests = result.requests.total;
   await new Promise((resolve) => setTimeout(resolve, 200));
   return {
@@ -93,40 +74,57 @@ async function main(): Promise<void> {
   const seconds = Number(option('duration', 'BENCH_DURATION', '10'));
   const connections = Number(option('connections', 'BENCH_CONNECTIONS', '10'));
 
-  setLogLevel('silent');
-  await startTestDatabase();
+  const database = await scratchDatabase('bench-api');
+  const app = createApp(
+    loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      SESSION_SECRET: 'bench-session-secret-0123456789-0123456789',
+      BASE_URL: 'http://bench.local',
+      LOG_LEVEL: 'silent',
+    }),
+  );
+  const ctx = app.locals.ctx;
   try {
-    const app = createTestApp({ LOG_LEVEL: 'silent' });
-    const userRole = await db()('app_auth_roles').where({ name: 'user' }).first('id');
-    await db().raw(
+    const userRole = await ctx.db('app_auth_roles').where({ name: 'user' }).first('id');
+    await ctx.db.raw(
       `INSERT INTO app_auth_users (email, name, role_id, email_verified)
        SELECT 'user' || g || '@example.com', 'User ' || g, ?, true FROM generate_series(1, ?) g`,
       [userRole.id, USERS - 1],
     );
-    const adminRole = await db()('app_auth_roles').where({ name: 'admin' }).first('id');
-    const [admin] = await db()('app_auth_users').insert({ email: 'admin@example.com', name: 'Admin', role_id: adminRole.id, email_verified: true }).returning('id');
-    await db().raw('ANALYZE');
-    const sid = await createSession(admin.id, { ip: '127.0.0.1', userAgent: 'bench' });
-    const cookie = `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, activeConfig().sessionSecret))}`;
+    const adminRole = await ctx.db('app_auth_roles').where({ name: 'admin' }).first('id');
+    const [admin] = await ctx.db('app_auth_users').insert({ email: 'admin@example.com', name: 'Admin', role_id: adminRole.id, email_verified: true }).returning('id');
+    await ctx.db.raw('ANALYZE');
+    const sid = await createSession(ctx, admin.id, { ip: '127.0.0.1', userAgent: 'bench' });
+    const cookie = `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, ctx.config.sessionSecret))}`;
 
-    // The same validation and handler, without the session middleware and the guard.
+    // The same row (validation and handler) on a surface without the session lookup,
+    // and public, so no guard.
+    const listRow = userApiRoutes.find((row) => row.method === 'get' && row.path === '/users');
+    if (!listRow) throw new Error('GET /users is not among the API rows');
+    const bareSurface: Surface = { strict: true, session: [], prepare: () => [], failure: () => [] };
+    const bareRouter = express.Router();
+    mountRoutes(bareRouter, ctx, bareSurface, [{ ...listRow, access: 'public' }]);
     const bare = express();
     bare.set('query parser', 'simple');
-    bare.get('/app/api/users', validate({ query: userListQuery }), listUsersHandler);
-    bare.use(errorHandler);
+    bare.use('/app/api', bareRouter);
+    bare.use(createErrorHandler(ctx));
 
     const servers = [app.listen(0, '127.0.0.1'), bare.listen(0, '127.0.0.1')];
     await Promise.all(servers.map((server) => new Promise((resolve) => server.once('listening', resolve))));
     for (const server of servers) server.on('request', () => served++);
     const [appUrl, bareUrl] = servers.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`);
-    db().on("query", (query: { sql: string }) => {
+    ctx.db.on('query', (query: { sql: string }) => {
       if (process.env.BENCH_DEBUG) sqlSeen.set(query.sql.slice(0, 80), (sqlSeen.get(query.sql.slice(0, 80)) ?? 0) + 1);
       statements++;
     });
 
-    const check = await fetch(appUrl, { headers: { cookie } });
-    const body = (await check.json()) as { total: number; items: unknown[] };
-    if (check.status !== 200 || body.total !== USERS || body.items.length !== 50) throw new Error(`unexpected answer: ${check.status} ${JSON.stringify(body).slice(0, 200)}`);
+    for (const [url, headers] of [[appUrl, { cookie }], [bareUrl, {}]] as const) {
+      const check = await fetch(url, { headers });
+      const body = (await check.json()) as { total: number; items: unknown[] };
+      if (check.status !== 200 || body.total !== USERS || body.items.length !== 50) throw new Error(`unexpected answer from ${url}: ${check.status} ${JSON.stringify(body).slice(0, 200)}`);
+    }
 
     // Warm both paths (JIT, pool, plan cache), then measure them one after the other.
     await measure('warm-up', bareUrl, {}, 2, connections);
@@ -147,8 +145,8 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     if (authed.non2xx || plain.non2xx) process.exitCode = 1;
   } finally {
-    await closeApp();
-    await stopTestDatabase();
+    await closeApp(app);
+    await database.cleanup();
   }
 }
 

@@ -12,34 +12,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import autocannonUntyped from 'autocannon';
+import autocannon from 'autocannon';
 import { freePort } from '../../lib/embedded-postgres.js';
-import { setLogLevel } from '../../lib/logger.js';
 import { projectRoot } from '../../lib/paths.js';
 import { option, scratchDatabase } from '../support.js';
 
-interface Histogram {
-  average: number;
-  p50: number;
-  p99: number;
-}
-interface RunResult {
-  latency: Histogram;
-  requests: Histogram & { total: number };
-  duration: number;
-  errors: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-interface RunOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-  overallRate?: number;
-}
-const autocannon = autocannonUntyped as unknown as (options: RunOptions) => Promise<RunResult>;
+type RunOptions = autocannon.Options;
 
 const nodeBinary = option('node', 'BENCH_NODE', process.execPath);
 const duration = Number(option('duration', 'BENCH_DURATION', '10'));
@@ -119,7 +97,6 @@ function oneHashMs(): number {
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 async function main(): Promise<void> {
-  setLogLevel('warn');
   const version = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
   const database = await scratchDatabase('bench-login');
   const port = await freePort();
@@ -154,8 +131,8 @@ async function main(): Promise<void> {
     // The measuring client starts once the login load is running, and stops before it.
     const [logins, loaded] = await Promise.all([autocannon(loginRequest), sleep(1000).then(() => autocannon(getRequest))]);
 
-    const loginOk = logins.statusCodeStats['303']?.count ?? 0;
-    const loginTotal = Object.values(logins.statusCodeStats).reduce((sum, stat) => sum + stat.count, 0);
+    const loginOk = logins.statusCodeStats?.['303']?.count ?? 0;
+    const loginTotal = Object.values(logins.statusCodeStats ?? {}).reduce((sum, stat) => sum + (stat.count ?? 0), 0);
     const loginsPerSecond = loginOk / logins.duration;
     const hashMs = oneHashMs();
     const loginTarget = 0.75 * ((threads * 1000) / hashMs);

@@ -13,7 +13,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { setLogLevel } from '../../lib/logger.js';
 import { projectRoot } from '../../lib/paths.js';
 import { option, scratchDatabase } from '../support.js';
 
@@ -127,7 +126,6 @@ async function measure(url: string): Promise<Measure> {
 }
 
 async function main(): Promise<void> {
-  setLogLevel('warn');
   const nodeVersion = await new Promise<string>((resolve) => {
     const child = spawn(nodeBinary, ['--version']);
     let out = '';
