@@ -1,56 +1,137 @@
 // The /admin area. Every URL under it, known or not, passes the guard first: without
 // a session → the login page (the first-run form while no account exists), with a
-// session lacking admin.access → 403. Each screen then checks its own permission.
-// Modules add their screens behind it (registerAdmin); forms carry the same CSRF
-// token as /auth (controllers/admin/shell.ts formChain).
-import { Router } from 'express';
-import type { Config } from '../lib/config.js';
+// session lacking admin.access → 403. Each row then checks its own permission. The
+// rows are the core's (coreAdminRoutes, registered by routes/core-module.ts) and the
+// modules' (ctx.site.adminRoutes); the profile rows are mounted at /admin/profile.
+import { Router, type RequestHandler } from 'express';
 import { showAdminLanding } from '../controllers/admin/landing.js';
 import * as roles from '../controllers/admin/roles.js';
-import { formChain } from '../controllers/admin/shell.js';
+import * as forms from '../controllers/admin/schemas.js';
 import * as userForms from '../controllers/admin/user-forms.js';
 import * as users from '../controllers/admin/users.js';
+import type { AppContext } from '../lib/context.js';
 import { NotFoundError } from '../lib/errors.js';
-import { genericMessages } from '../middleware/error-handler.js';
-import { provideCsrfToken } from '../middleware/csrf.js';
+import { idParam } from '../lib/schema-primitives.js';
+import { createCsrf } from '../middleware/csrf.js';
+import { genericMessages, notFound } from '../middleware/error-handler.js';
 import { requirePermission } from '../middleware/require-auth.js';
-import { profileRouter } from './account.js';
+import { profileRoutes } from './account.js';
+import { adminSurface } from './admin-surface.js';
+import { mountRoutes, route, type AnyRoute } from './define.js';
 
-export function adminRouter(_config: Config): Router {
-  const router = Router();
-  router.use(requirePermission(), provideCsrfToken);
-  // Ids in paths are plain decimal numbers; anything else is a page that does not exist.
+const dashboard = { permission: 'admin.access' };
+const viewUsers = { permission: 'users.view' };
+const manageUsers = { permission: 'users.manage' };
+const viewRoles = { permission: 'roles.view' };
+const manageRoles = { permission: 'roles.manage' };
+
+const detail = users.showUserDetail;
+const { idParams } = forms;
+
+export const coreAdminRoutes: AnyRoute[] = [
+  route({ method: 'get', path: '/', access: dashboard, handler: showAdminLanding }),
+
+  route({ method: 'get', path: '/users', access: viewUsers, query: forms.userListQuery, handler: users.showUserList }),
+  route({ method: 'get', path: '/users/new', access: manageUsers, handler: (call) => users.showInviteForm(call) }),
+  route({
+    method: 'post',
+    path: '/users',
+    access: manageUsers,
+    body: forms.inviteUserForm,
+    form: { name: 'invite', rerender: users.showInviteForm },
+    handler: users.saveInvitation,
+  }),
+  route({ method: 'get', path: '/users/:id', access: viewUsers, params: idParams, handler: (call) => detail(call) }),
+  route({ method: 'post', path: '/users/:id', access: manageUsers, params: idParams, body: forms.editUserForm, form: { name: 'edit', rerender: detail }, handler: userForms.saveUser }),
+  route({ method: 'post', path: '/users/:id/verify', access: manageUsers, params: idParams, form: { name: 'verify', rerender: detail }, handler: userForms.markUserVerified }),
+  route({
+    method: 'post',
+    path: '/users/:id/email',
+    access: manageUsers,
+    params: idParams,
+    body: forms.userEmailForm,
+    form: { name: 'email', rerender: detail },
+    handler: userForms.changeUserEmail,
+  }),
+  route({
+    method: 'post',
+    path: '/users/:id/password',
+    access: manageUsers,
+    params: idParams,
+    body: forms.userPasswordForm,
+    form: { name: 'password', rerender: detail },
+    handler: userForms.saveUserPassword,
+  }),
+  route({
+    method: 'post',
+    path: '/users/:id/send-password-reset',
+    access: manageUsers,
+    params: idParams,
+    form: { name: 'password', rerender: detail },
+    handler: userForms.sendUserReset,
+  }),
+  route({
+    method: 'post',
+    path: '/users/:id/resend-invitation',
+    access: manageUsers,
+    params: idParams,
+    form: { name: 'invitation', rerender: detail },
+    handler: userForms.resendUserInvitation,
+  }),
+  route({
+    method: 'post',
+    path: '/users/:id/roles',
+    access: manageUsers,
+    params: idParams,
+    body: forms.assignRoleForm,
+    form: { name: 'roles', rerender: detail },
+    handler: userForms.assignUserRole,
+  }),
+  route({
+    method: 'post',
+    path: '/users/:id/roles/:roleId/delete',
+    access: manageUsers,
+    params: forms.userRoleParams,
+    form: { name: 'roles', rerender: detail },
+    handler: userForms.revokeUserRole,
+  }),
+
+  route({ method: 'get', path: '/roles', access: viewRoles, handler: roles.showRoleList }),
+  route({ method: 'get', path: '/roles/new', access: manageRoles, handler: (call) => roles.showNewRole(call) }),
+  route({ method: 'post', path: '/roles', access: manageRoles, body: forms.newRoleForm, form: { name: 'role', rerender: roles.showNewRole }, handler: roles.saveNewRole }),
+  route({ method: 'get', path: '/roles/:id', access: viewRoles, params: idParams, handler: (call) => roles.showRole(call) }),
+  route({ method: 'post', path: '/roles/:id', access: manageRoles, params: idParams, body: forms.roleForm, form: { name: 'role', rerender: roles.showRole }, handler: roles.saveRole }),
+  route({ method: 'get', path: '/roles/:id/delete', access: manageRoles, params: idParams, handler: (call) => roles.confirmDeleteRole(call) }),
+  route({
+    method: 'post',
+    path: '/roles/:id/delete',
+    access: manageRoles,
+    params: idParams,
+    form: { name: 'delete', rerender: roles.confirmDeleteRole },
+    handler: roles.removeRole,
+  }),
+];
+
+// An id in an /admin path that is not plain decimal digits names no page: 404, as an
+// unknown id does (the JSON API answers 400 for the same input).
+function idsAreNumbers(router: Router): void {
   for (const name of ['id', 'roleId']) {
     router.param(name, (_req, _res, next, value: string) => {
-      next(/^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2_147_483_647 ? undefined : new NotFoundError(genericMessages.notFound));
+      next(idParam.validate(value).error ? new NotFoundError(genericMessages.notFound) : undefined);
     });
   }
-  router.get('/', showAdminLanding);
-  router.use('/profile', profileRouter());
+}
 
-  const viewUsers = requirePermission('users.view');
-  const manageUsers = requirePermission('users.manage');
-  const detail = users.showUserDetail;
-  router.get('/users', viewUsers, users.showUserList);
-  router.get('/users/new', manageUsers, (req, res) => users.showInviteForm(req, res));
-  router.post('/users', ...formChain('invite', [manageUsers], users.inviteUser, users.showInviteForm));
-  router.get('/users/:id', viewUsers, (req, res) => users.showUserDetail(req, res));
-  router.post('/users/:id', ...formChain('edit', [manageUsers], userForms.saveUser, detail));
-  router.post('/users/:id/verify', ...formChain('verify', [manageUsers], userForms.markUserVerified, detail));
-  router.post('/users/:id/email', ...formChain('email', [manageUsers], userForms.saveUserEmail, detail));
-  router.post('/users/:id/password', ...formChain('password', [manageUsers], userForms.saveUserPassword, detail));
-  router.post('/users/:id/send-password-reset', ...formChain('password', [manageUsers], userForms.sendUserReset, detail));
-  router.post('/users/:id/roles', ...formChain('roles', [manageUsers], userForms.assignUserRole, detail));
-  router.post('/users/:id/roles/:roleId/delete', ...formChain('roles', [manageUsers], userForms.revokeUserRole, detail));
-
-  const viewRoles = requirePermission('roles.view');
-  const manageRoles = requirePermission('roles.manage');
-  router.get('/roles', viewRoles, roles.showRoleList);
-  router.get('/roles/new', manageRoles, (req, res) => roles.showNewRole(req, res));
-  router.post('/roles', ...formChain('role', [manageRoles], roles.saveNewRole, roles.showNewRole));
-  router.get('/roles/:id', viewRoles, (req, res) => roles.showRole(req, res));
-  router.post('/roles/:id', ...formChain('role', [manageRoles], roles.saveRole, roles.showRole));
-  router.get('/roles/:id/delete', manageRoles, (req, res) => roles.confirmDeleteRole(req, res));
-  router.post('/roles/:id/delete', ...formChain('delete', [manageRoles], roles.removeRole, roles.confirmDeleteRole));
+export function adminRouter(ctx: AppContext, session: RequestHandler[]): Router {
+  const router = Router();
+  const csrf = createCsrf(ctx);
+  router.use(...session, requirePermission(), csrf.provideToken);
+  idsAreNumbers(router);
+  const surface = adminSurface(ctx, csrf);
+  const profile = Router();
+  mountRoutes(profile, ctx, surface, profileRoutes);
+  router.use('/profile', profile);
+  mountRoutes(router, ctx, surface, ctx.site.adminRoutes);
+  router.use(notFound);
   return router;
 }

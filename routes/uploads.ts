@@ -1,9 +1,22 @@
+// Uploaded files (profile pictures, page media): public, read-only, no session. The
+// stored name decides what is served (lib/uploads.ts resolveStoredFile); anything else
+// under /uploads is a 404.
 import { Router } from 'express';
+import Joi from 'joi';
 import { serveUpload } from '../controllers/uploads/serve.js';
+import type { AppContext } from '../lib/context.js';
+import { text } from '../lib/schema-primitives.js';
+import { notFound } from '../middleware/error-handler.js';
+import { mountRoutes, noStep, route, type Surface } from './define.js';
 
-// Uploaded files (profile pictures, page media): public, read-only, no session.
-export function uploadsRouter(): Router {
+const fileParams = Joi.object<{ dir: string; file: string }>({ dir: text().max(100).required(), file: text().max(200).required() });
+
+export const uploadRoutes = [route({ method: 'get', path: '/:dir/:file', access: 'public', params: fileParams, handler: serveUpload })];
+
+export function uploadsRouter(ctx: AppContext): Router {
   const router = Router();
-  router.get('/:dir/:file', serveUpload);
+  const surface: Surface = { strict: false, session: [], prepare: () => [noStep], failure: () => [] };
+  mountRoutes(router, ctx, surface, uploadRoutes);
+  router.use(notFound);
   return router;
 }

@@ -3,14 +3,15 @@
 export const adminMessages = {
   userInvited: (email: string) => `Le compte est créé. Une invitation est envoyée à ${email}.`,
   userInvitationFailed: (email: string) =>
-    `Le compte est créé, mais l’invitation n’a pas pu être envoyée à ${email}. Le bouton « Envoyer un lien de réinitialisation » permet de réessayer plus tard.`,
+    `Le compte est créé, mais l’invitation n’a pas pu être envoyée à ${email}. Le bouton « Renvoyer l’invitation » permet de réessayer plus tard.`,
+  invitationResent: (email: string) => `Une nouvelle invitation est envoyée à ${email} ; le lien précédent ne fonctionne plus.`,
   userCreated: 'Le compte est créé ; la connexion est possible avec le mot de passe choisi.',
   userSaved: 'Les modifications du compte sont enregistrées.',
-  userEmailSaved: 'Le courriel du compte est modifié.',
+  userEmailPending: (email: string) =>
+    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’adresse actuelle en est informée.`,
   userPasswordSaved: 'Le mot de passe du compte est défini ; ses sessions sont fermées.',
   userVerified: 'Le courriel est marqué comme vérifié.',
   resetSent: (email: string) => `Un lien de réinitialisation est envoyé à ${email}.`,
-  mailFailed: 'Le courriel n’a pas pu être envoyé. Réessayez plus tard.',
   roleAssigned: 'Le rôle est attribué.',
   roleAlreadyHeld: 'Ce compte a déjà ce rôle.',
   roleRevoked: 'Le rôle est retiré.',

@@ -1,15 +1,17 @@
 // /admin/roles: list with user counts, create, edit with the catalogue as grouped
 // checkboxes, delete after confirmation. `admin` is read-only; other system roles keep
 // their name. Writes go through models/auth/roles.ts, as the REST API does.
-import type { Request, Response } from 'express';
 import { ConflictError } from '../../lib/errors.js';
 import { hasPermission } from '../../middleware/require-auth.js';
-import { validateValue } from '../../middleware/validate.js';
 import { ADMIN_ROLE, createRole, deleteRole, getRole, listRoles, permissionCatalogue, roleMessages, updateRole } from '../../models/auth/roles.js';
+import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from './messages.js';
-import { roleForm, systemRoleForm } from './schemas.js';
-import { redirectWithFlash, renderAdmin, type FormLocals } from './shell.js';
+import type { RoleForm } from './schemas.js';
+import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
+
+type None = Record<string, never>;
+type Id = { id: number };
 
 function asList(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
@@ -17,42 +19,40 @@ function asList(value: unknown): string[] {
 }
 
 // GET /admin/roles
-export async function showRoleList(req: Request, res: Response): Promise<void> {
-  const { items } = await listRoles({ limit: 500, offset: 0 });
-  await renderAdmin(req, res, 'admin/roles/list.njk', { pageTitle: 'Rôles', roles: items, canManage: hasPermission(req, 'roles.manage') });
+export async function showRoleList(call: Call): Promise<void> {
+  const { items } = await listRoles(call.ctx, { limit: 500, offset: 0 });
+  await renderAdmin(call, 'admin/roles/list.njk', { pageTitle: 'Rôles', roles: items, canManage: hasPermission(call.req, 'roles.manage') });
 }
 
-// GET /admin/roles/new
-export async function showNewRole(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
+// GET /admin/roles/new — also the page re-rendered when the creation is refused.
+export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const checked = locals.values ? asList(locals.values.permissions) : [];
   await renderAdmin(
-    req,
-    res,
+    call,
     'admin/roles/form.njk',
-    { pageTitle: 'Nouveau rôle', catalogue: await permissionCatalogue(), checked, action: '/admin/roles', creating: true, ...locals },
+    { pageTitle: 'Nouveau rôle', catalogue: await permissionCatalogue(call.ctx), checked, action: '/admin/roles', creating: true, ...locals },
     status,
   );
 }
 
 // POST /admin/roles {name, description, permissions[]}
-export async function saveNewRole(req: Request, res: Response): Promise<void> {
-  const input = validateValue<{ name: string; description: string; permissions: string[] }>(roleForm, req.body, { allowUnknown: true });
-  const role = await createRole(callerOf(req), input);
+export async function saveNewRole({ ctx, req, res, body }: Call<None, None, RoleForm>): Promise<void> {
+  const role = await createRole(ctx, callerOf(req), { name: body.name!, description: body.description, permissions: body.permissions });
   redirectWithFlash(req, res, `/admin/roles/${role.id}`, adminMessages.roleCreated);
 }
 
 // GET /admin/roles/:id — the edit form (read-only for admin).
-export async function showRole(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
-  const role = await getRole(Number(req.params.id));
+export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+  const { ctx, req } = call;
+  const role = await getRole(ctx, pathId(call));
   const checked = locals.values ? asList(locals.values.permissions) : role.permissions;
   await renderAdmin(
-    req,
-    res,
+    call,
     'admin/roles/form.njk',
     {
       pageTitle: `Rôle ${role.name}`,
       role,
-      catalogue: await permissionCatalogue(),
+      catalogue: await permissionCatalogue(ctx),
       checked,
       action: `/admin/roles/${role.id}`,
       readOnly: role.name === ADMIN_ROLE || !hasPermission(req, 'roles.manage'),
@@ -63,26 +63,23 @@ export async function showRole(req: Request, res: Response, locals: FormLocals =
   );
 }
 
-// POST /admin/roles/:id
-export async function saveRole(req: Request, res: Response): Promise<void> {
-  const id = Number(req.params.id);
-  const role = await getRole(id);
-  const input = validateValue<{ name?: string; description: string; permissions: string[] }>(role.system ? systemRoleForm : roleForm, req.body, {
-    allowUnknown: true,
-  });
-  await updateRole(callerOf(req), id, input);
-  redirectWithFlash(req, res, `/admin/roles/${id}`, adminMessages.roleSaved);
+// POST /admin/roles/:id — a system role's form has no name: it keeps its own.
+export async function saveRole({ ctx, req, res, params, body }: Call<Id, None, RoleForm>): Promise<void> {
+  const role = await getRole(ctx, params.id);
+  const { name, ...rest } = body;
+  await updateRole(ctx, callerOf(req), params.id, role.system ? rest : { ...rest, name });
+  redirectWithFlash(req, res, `/admin/roles/${params.id}`, adminMessages.roleSaved);
 }
 
 // GET /admin/roles/:id/delete — the confirmation page.
-export async function confirmDeleteRole(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
-  const role = await getRole(Number(req.params.id));
+export async function confirmDeleteRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+  const role = await getRole(call.ctx, pathId(call));
   if (role.system) throw new ConflictError(roleMessages.systemRoleNotDeletable, { code: 'system_role' });
-  await renderAdmin(req, res, 'admin/roles/delete.njk', { pageTitle: `Supprimer le rôle ${role.name}`, role, ...locals }, status);
+  await renderAdmin(call, 'admin/roles/delete.njk', { pageTitle: `Supprimer le rôle ${role.name}`, role, ...locals }, status);
 }
 
 // POST /admin/roles/:id/delete
-export async function removeRole(req: Request, res: Response): Promise<void> {
-  await deleteRole(callerOf(req), Number(req.params.id));
+export async function removeRole({ ctx, req, res, params }: Call<Id>): Promise<void> {
+  await deleteRole(ctx, callerOf(req), params.id);
   redirectWithFlash(req, res, '/admin/roles', adminMessages.roleDeleted);
 }

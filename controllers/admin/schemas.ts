@@ -1,51 +1,53 @@
-// joi schemas of the admin and profile forms (urlencoded; unknown fields are ignored).
-// Labels are the French field names, so messages read «Nom» est obligatoire.
+// joi schemas of the admin and profile forms (urlencoded; the HTML surfaces ignore
+// fields they do not know), built from the shared primitives. Labels are the French
+// field names, so messages read «Nom» est obligatoire.
 import Joi from 'joi';
+import { email, id, idParam, password, permissionKey, personName, roleName, sessionId, text } from '../../lib/schema-primitives.js';
 
-const email = Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } }).label('Courriel');
-const name = Joi.string().trim().min(1).max(100).label('Nom');
-const password = Joi.string().min(1).max(1000).label('Mot de passe');
-const roleName = Joi.string().trim().min(1).max(64).label('Rôle');
-const id = Joi.number().integer().min(1).max(2_147_483_647);
-
-export const userListQuery = Joi.object({
-  search: Joi.string().trim().max(200).allow('').default(''),
+export const userListQuery = Joi.object<{ search: string; page: number }>({
+  search: text().trim().max(200).allow('').default(''),
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
-}).unknown(true);
+});
 
-export const inviteUserForm = Joi.object({
-  name: name.required(),
-  email: email.required(),
-  role: roleName.required(),
+export interface InviteForm {
+  name: string;
+  email: string;
+  role: string;
+  password: string;
+}
+export const inviteUserForm = Joi.object<InviteForm>({
+  name: personName.label('Nom').required(),
+  email: email.label('Courriel').required(),
+  role: roleName.label('Rôle').required(),
   // Empty means «send an invitation».
-  password: Joi.string().max(1000).allow('').label('Mot de passe'),
+  password: password.allow('').default('').label('Mot de passe'),
 });
-export const editUserForm = Joi.object({ name: name.required(), role: roleName.required() });
-export const userEmailForm = Joi.object({ email: email.required() });
-export const userPasswordForm = Joi.object({ password: password.required() });
-export const assignRoleForm = Joi.object({ role_id: id.required().label('Rôle') });
+export const editUserForm = Joi.object<{ name: string; role: string }>({ name: personName.label('Nom').required(), role: roleName.label('Rôle').required() });
+export const userEmailForm = Joi.object<{ email: string }>({ email: email.label('Courriel').required() });
+export const userPasswordForm = Joi.object<{ password: string }>({ password: password.label('Mot de passe').required() });
+export const assignRoleForm = Joi.object<{ role_id: number }>({ role_id: id.label('Rôle').required() });
 
-const permissionKeys = Joi.array().items(Joi.string().max(64)).max(500).single().default([]);
-export const roleForm = Joi.object({
-  name: Joi.string().trim().min(1).max(64).pattern(/^[\p{L}\p{N}_ .-]+$/u).required().label('Nom'),
-  description: Joi.string().trim().max(500).allow('').default('').label('Description'),
-  permissions: permissionKeys,
-});
-export const systemRoleForm = Joi.object({
-  description: Joi.string().trim().max(500).allow('').default('').label('Description'),
-  permissions: permissionKeys,
-});
+export interface RoleForm {
+  /** Absent from the form of a system role, whose name never changes. */
+  name?: string;
+  description: string;
+  permissions: string[];
+}
+const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
+const description = text().trim().max(500).allow('').default('').label('Description');
+export const newRoleForm = Joi.object<RoleForm>({ name: roleName.label('Nom').required(), description, permissions: permissionKeys });
+export const roleForm = Joi.object<RoleForm>({ name: roleName.label('Nom'), description, permissions: permissionKeys });
 
-export const profileNameForm = Joi.object({ name: name.required() });
-export const profileEmailForm = Joi.object({
-  email: email.required().label('Nouveau courriel'),
-  current_password: password.required().label('Mot de passe actuel'),
+export const profileNameForm = Joi.object<{ name: string }>({ name: personName.label('Nom').required() });
+export const profileEmailForm = Joi.object<{ email: string; current_password: string }>({
+  email: email.label('Nouveau courriel').required(),
+  current_password: password.label('Mot de passe actuel').required(),
 });
-export const profilePasswordForm = Joi.object({
-  current_password: password.required().label('Mot de passe actuel'),
-  new_password: password.required().label('Nouveau mot de passe'),
-  confirm_password: password.required().label('Confirmation'),
+export const profilePasswordForm = Joi.object<{ current_password: string; new_password: string; confirm_password: string }>({
+  current_password: password.label('Mot de passe actuel').required(),
+  new_password: password.label('Nouveau mot de passe').required(),
+  confirm_password: password.label('Confirmation').required(),
 });
-export const sessionIdParams = Joi.object({ sessionId: Joi.string().hex().length(32).required() });
-export const idParams = Joi.object({ id: id.required() }).unknown(true);
-export const userRoleParams = Joi.object({ id: id.required(), roleId: id.required() });
+export const sessionIdParams = Joi.object<{ sessionId: string }>({ sessionId: sessionId.required() });
+export const userRoleParams = Joi.object<{ id: number; roleId: number }>({ id: idParam.required(), roleId: idParam.required() });
+export { idParams } from '../../lib/schema-primitives.js';

@@ -3,7 +3,10 @@
 // messages, and rendering inside the admin layout. A refused form is re-rendered by
 // the one form-failure handler (routes/form-failure.ts) through its row's `rerender`.
 import type { Request, Response } from 'express';
+import Joi from 'joi';
 import type { AppContext } from '../../lib/context.js';
+import { idParam } from '../../lib/schema-primitives.js';
+import { validateValue } from '../../middleware/validate.js';
 import type { FormLocals } from '../../routes/define.js';
 
 export type { FormLocals };
@@ -13,6 +16,16 @@ export interface ScreenCall {
   ctx: AppContext;
   req: Request;
   res: Response;
+}
+
+/**
+ * A numeric id of the path, for a page shown both by its row (params already
+ * converted) and by the form-failure handler (which passes the raw req.params).
+ */
+export function pathId(call: { params: Record<string, unknown> }, name = 'id'): number {
+  const value = call.params[name];
+  if (typeof value === 'number') return value;
+  return validateValue<Record<string, number>>(Joi.object({ [name]: idParam.required() }), { [name]: value })[name];
 }
 
 export interface NavEntry {

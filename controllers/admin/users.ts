@@ -1,34 +1,34 @@
 // /admin/users: the list (search, pagination), the detail page and the invitation
 // form. The forms of the detail page are in user-forms.ts. Every write calls the same
-// model functions as the REST API (models/auth/admin-users.ts).
-import type { Request, Response } from 'express';
-import { activeConfig } from '../../lib/config.js';
-import { logger } from '../../lib/logger.js';
-import { sendInvitationEmail } from '../../mail/index.js';
+// models and services as the REST API (models/auth/admin-users.ts, services/users.ts).
+import type { AppContext } from '../../lib/context.js';
 import { hasPermission } from '../../middleware/require-auth.js';
-import { validateValue } from '../../middleware/validate.js';
-import { createUser, getUser, listUserRoles, listUsers } from '../../models/auth/admin-users.js';
+import { getUser, listUserRoles, listUsers } from '../../models/auth/admin-users.js';
+import { hasCredential } from '../../models/auth/credentials.js';
 import { BASE_ROLE, listRoles } from '../../models/auth/roles.js';
 import { countUserSessions } from '../../models/auth/sessions.js';
+import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
+import { inviteUser } from '../../services/users.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from './messages.js';
-import { inviteUserForm, userListQuery } from './schemas.js';
-import { redirectWithFlash, renderAdmin, type FormLocals } from './shell.js';
+import type { InviteForm } from './schemas.js';
+import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
 
 export const USERS_PAGE_SIZE = 25;
 
-async function roleOptions(): Promise<Array<{ value: string | number; label: string; id: number; name: string }>> {
-  const { items } = await listRoles({ limit: 500, offset: 0 });
+async function roleOptions(ctx: AppContext): Promise<Array<{ value: string | number; label: string; id: number; name: string }>> {
+  const { items } = await listRoles(ctx, { limit: 500, offset: 0 });
   return items.map((role) => ({ value: role.name, label: role.name, id: role.id, name: role.name }));
 }
 
 // GET /admin/users?search=&page=
-export async function showUserList(req: Request, res: Response): Promise<void> {
-  const { search, page } = validateValue<{ search: string; page: number }>(userListQuery, req.query, { allowUnknown: true });
-  const { items, total } = await listUsers({ search: search || undefined, limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE });
+export async function showUserList(call: Call<Record<string, never>, { search: string; page: number }>): Promise<void> {
+  const { ctx, req, query } = call;
+  const { search, page } = query;
+  const { items, total } = await listUsers(ctx, { search: search || undefined, limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
   const link = (target: number) => `/admin/users?${new URLSearchParams({ ...(search ? { search } : {}), page: String(target) })}`;
-  await renderAdmin(req, res, 'admin/users/list.njk', {
+  await renderAdmin(call, 'admin/users/list.njk', {
     pageTitle: 'Utilisateurs',
     users: items,
     total,
@@ -41,40 +41,40 @@ export async function showUserList(req: Request, res: Response): Promise<void> {
   });
 }
 
-// GET /admin/users/new
-export async function showInviteForm(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
+// GET /admin/users/new — also the page re-rendered when the invitation is refused.
+export async function showInviteForm(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   await renderAdmin(
-    req,
-    res,
+    call,
     'admin/users/new.njk',
-    { pageTitle: 'Inviter un utilisateur', roles: await roleOptions(), values: { role: BASE_ROLE }, ...locals },
+    { pageTitle: 'Inviter un utilisateur', roles: await roleOptions(call.ctx), values: { role: BASE_ROLE }, ...locals },
     status,
   );
 }
 
 // POST /admin/users — with a password the account is usable at once; without, the
-// invitation email is sent (SPEC A7).
-export async function inviteUser(req: Request, res: Response): Promise<void> {
-  const input = validateValue<{ name: string; email: string; role: string; password?: string }>(inviteUserForm, req.body, { allowUnknown: true });
-  const { user, setupToken } = await createUser(callerOf(req), { ...input, password: input.password || undefined });
-  if (setupToken === undefined) return redirectWithFlash(req, res, `/admin/users/${user.id}`, adminMessages.userCreated);
-  try {
-    await sendInvitationEmail(user.email, setupToken, activeConfig().baseUrl);
-  } catch (error) {
-    logger.warn({ err: error instanceof Error ? error.message : String(error), userId: user.id }, 'invitation not sent');
-    return redirectWithFlash(req, res, `/admin/users/${user.id}`, adminMessages.userInvitationFailed(user.email), 'error');
-  }
-  redirectWithFlash(req, res, `/admin/users/${user.id}`, adminMessages.userInvited(user.email));
+// invitation email is sent (SPEC A7); a failed invitation is said on the next page.
+export async function saveInvitation({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, InviteForm>): Promise<void> {
+  const { user, invitationSent } = await inviteUser(ctx, callerOf(req), { ...body, password: body.password || undefined });
+  const detail = `/admin/users/${user.id}`;
+  if (invitationSent === undefined) return redirectWithFlash(req, res, detail, adminMessages.userCreated);
+  if (!invitationSent) return redirectWithFlash(req, res, detail, adminMessages.userInvitationFailed(user.email), 'error');
+  redirectWithFlash(req, res, detail, adminMessages.userInvited(user.email));
 }
 
 // GET /admin/users/:id — also the page re-rendered when one of its forms is refused.
-export async function showUserDetail(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
-  const id = Number(req.params.id);
-  const [user, userRoles, roles, sessions] = await Promise.all([getUser(id), listUserRoles(id), roleOptions(), countUserSessions(id)]);
+export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+  const { ctx, req } = call;
+  const id = pathId(call);
+  const [user, userRoles, roles, sessions, credential] = await Promise.all([
+    getUser(ctx, id),
+    listUserRoles(ctx, id),
+    roleOptions(ctx),
+    countUserSessions(ctx, id),
+    hasCredential(ctx, id),
+  ]);
   const held = new Set(userRoles.map((role) => role.name));
   await renderAdmin(
-    req,
-    res,
+    call,
     'admin/users/detail.njk',
     {
       pageTitle: user.name,
@@ -83,6 +83,7 @@ export async function showUserDetail(req: Request, res: Response, locals: FormLo
       roles,
       assignable: roles.filter((role) => !held.has(role.name)).map((role) => ({ value: role.id, label: role.name })),
       sessions,
+      pendingInvitation: !credential,
       canManage: hasPermission(req, 'users.manage'),
       ...locals,
     },

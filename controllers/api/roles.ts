@@ -1,37 +1,39 @@
 // Roles and the permission catalogue, /app/api/roles and /app/api/permissions.
-import type { Request, Response } from 'express';
+import type { Call } from '../../routes/define.js';
+import type { Page, RoleBody } from '../../routes/api/schemas.js';
 import { createRole, deleteRole, getRole, listRoles, permissionCatalogue, updateRole } from '../../models/auth/roles.js';
 import { callerOf, listBody } from './caller.js';
 
+type Id = { id: number };
+
 // GET /app/api/roles?limit=&offset=
-export async function listRolesHandler(_req: Request, res: Response): Promise<void> {
-  const { limit, offset } = res.locals.query;
-  const { items, total } = await listRoles({ limit, offset });
-  res.json(listBody(items, total, limit, offset));
+export async function listRolesHandler({ ctx, res, query }: Call<Record<string, never>, Page>): Promise<void> {
+  const { items, total } = await listRoles(ctx, query);
+  res.json(listBody(items, total, query.limit, query.offset));
 }
 
 // POST /app/api/roles {name, description?, permissions}
-export async function createRoleHandler(req: Request, res: Response): Promise<void> {
-  res.status(201).json(await createRole(callerOf(req), req.body));
+export async function createRoleHandler({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, RoleBody>): Promise<void> {
+  res.status(201).json(await createRole(ctx, callerOf(req), body));
 }
 
 // GET /app/api/roles/:id
-export async function showRoleHandler(req: Request, res: Response): Promise<void> {
-  res.json(await getRole(Number(req.params.id)));
+export async function showRoleHandler({ ctx, res, params }: Call<Id>): Promise<void> {
+  res.json(await getRole(ctx, params.id));
 }
 
 // PUT /app/api/roles/:id {name?, description?, permissions?}
-export async function updateRoleHandler(req: Request, res: Response): Promise<void> {
-  res.json(await updateRole(callerOf(req), Number(req.params.id), req.body));
+export async function updateRoleHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, Partial<RoleBody>>): Promise<void> {
+  res.json(await updateRole(ctx, callerOf(req), params.id, body));
 }
 
 // DELETE /app/api/roles/:id
-export async function deleteRoleHandler(req: Request, res: Response): Promise<void> {
-  await deleteRole(callerOf(req), Number(req.params.id));
+export async function deleteRoleHandler({ ctx, req, res, params }: Call<Id>): Promise<void> {
+  await deleteRole(ctx, callerOf(req), params.id);
   res.status(204).end();
 }
 
 // GET /app/api/permissions — [{section, label, permissions:[{key,label}]}], core sections first.
-export async function permissionCatalogueHandler(_req: Request, res: Response): Promise<void> {
-  res.json(await permissionCatalogue());
+export async function permissionCatalogueHandler({ ctx, res }: Call): Promise<void> {
+  res.json(await permissionCatalogue(ctx));
 }

@@ -1,100 +1,74 @@
-// User management, /app/api/users (SPEC A6, A7). Thin: the guard and joi ran before.
-import type { Request, Response } from 'express';
-import { activeConfig } from '../../lib/config.js';
-import { ServiceUnavailableError } from '../../lib/errors.js';
-import { logger } from '../../lib/logger.js';
-import { sendInvitationEmail, sendPasswordChangedEmail, sendPasswordResetEmail } from '../../mail/index.js';
-import {
-  addUserRole,
-  createUser,
-  getUser,
-  issuePasswordResetFor,
-  listUserRoles,
-  listUsers,
-  removeUserRole,
-  setUserEmail,
-  setUserPassword,
-  updateUser,
-} from '../../models/auth/admin-users.js';
-import { callerOf, listBody } from './caller.js';
+// User management, /app/api/users (SPEC A6, A7). Thin: the row's guard and schemas ran
+// before; the use cases that send email are in services/users.ts.
+import type { Call } from '../../routes/define.js';
+import type { CreateUserBody, Page, UpdateUserBody } from '../../routes/api/schemas.js';
+import { addUserRole, getUser, listUserRoles, listUsers, removeUserRole, updateUser } from '../../models/auth/admin-users.js';
+import { changeAddressByAdministrator, inviteUser, resendInvitation, sendPasswordReset, setPasswordByAdministrator } from '../../services/users.js';
+import { callerOf, listBody, wholeList } from './caller.js';
 
-export const userApiMessages = {
-  mailFailed: 'Le courriel n’a pas pu être envoyé. Réessayez plus tard.',
-};
+type Id = { id: number };
 
 // GET /app/api/users?search=&limit=&offset=
-export async function listUsersHandler(_req: Request, res: Response): Promise<void> {
-  const { search, limit, offset } = res.locals.query;
-  const page = await listUsers({ search: search || undefined, limit, offset });
-  res.json(listBody(page.items, page.total, limit, offset));
+export async function listUsersHandler({ ctx, res, query }: Call<Record<string, never>, Page & { search?: string }>): Promise<void> {
+  const page = await listUsers(ctx, { search: query.search || undefined, limit: query.limit, offset: query.offset });
+  res.json(listBody(page.items, page.total, query.limit, query.offset));
 }
 
-// POST /app/api/users — with a password: verified, can log in; without: invitation email.
-export async function createUserHandler(req: Request, res: Response): Promise<void> {
-  const { user, setupToken } = await createUser(callerOf(req), req.body);
-  if (setupToken === undefined) {
-    res.status(201).json(user);
-    return;
-  }
-  // The account exists whatever happens to the email: the response says whether it left.
-  let invitationSent = true;
-  try {
-    await sendInvitationEmail(user.email, setupToken, activeConfig().baseUrl);
-  } catch {
-    invitationSent = false;
-  }
-  res.status(201).json({ ...user, invitation_sent: invitationSent });
+// POST /app/api/users — with a password: verified, can log in; without: invitation
+// email, and `invitation_sent` says whether it left (the account exists either way).
+export async function createUserHandler({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, CreateUserBody>): Promise<void> {
+  const { user, invitationSent } = await inviteUser(ctx, callerOf(req), body);
+  res.status(201).json(invitationSent === undefined ? user : { ...user, invitation_sent: invitationSent });
 }
 
 // GET /app/api/users/:id
-export async function showUserHandler(req: Request, res: Response): Promise<void> {
-  res.json(await getUser(Number(req.params.id)));
+export async function showUserHandler({ ctx, res, params }: Call<Id>): Promise<void> {
+  res.json(await getUser(ctx, params.id));
 }
 
 // PUT /app/api/users/:id {name?, role?, email_verified?}
-export async function updateUserHandler(req: Request, res: Response): Promise<void> {
-  res.json(await updateUser(callerOf(req), Number(req.params.id), req.body));
+export async function updateUserHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, UpdateUserBody>): Promise<void> {
+  res.json(await updateUser(ctx, callerOf(req), params.id, body));
 }
 
-// PUT /app/api/users/:id/email {email}
-export async function setUserEmailHandler(req: Request, res: Response): Promise<void> {
-  res.json(await setUserEmail(callerOf(req), Number(req.params.id), req.body.email));
+// PUT /app/api/users/:id/email {email} — 202: pending until the link sent to the new
+// address is followed; the current address is notified.
+export async function changeUserEmailHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, { email: string }>): Promise<void> {
+  const { user, pendingEmail } = await changeAddressByAdministrator(ctx, callerOf(req), params.id, body.email);
+  res.status(202).json({ email: user.email, pending_email: pendingEmail });
 }
 
 // PUT /app/api/users/:id/password {password}
-export async function setUserPasswordHandler(req: Request, res: Response): Promise<void> {
-  const user = await setUserPassword(callerOf(req), Number(req.params.id), req.body.password);
-  sendPasswordChangedEmail(user.email).catch((error) => logger.warn({ err: error?.message, userId: user.id }, 'password-changed notice not sent'));
+export async function setUserPasswordHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, { password: string }>): Promise<void> {
+  await setPasswordByAdministrator(ctx, callerOf(req), params.id, body.password);
   res.status(204).end();
 }
 
 // POST /app/api/users/:id/send-password-reset
-export async function sendPasswordResetHandler(req: Request, res: Response): Promise<void> {
-  const { user, token } = await issuePasswordResetFor(Number(req.params.id));
-  try {
-    await sendPasswordResetEmail(user.email, token, activeConfig().baseUrl);
-  } catch (error) {
-    throw new ServiceUnavailableError(userApiMessages.mailFailed, { code: 'mail_failed', cause: error });
-  }
+export async function sendPasswordResetHandler({ ctx, res, params }: Call<Id>): Promise<void> {
+  await sendPasswordReset(ctx, params.id);
+  res.status(204).end();
+}
+
+// POST /app/api/users/:id/resend-invitation — 409 when the account already has a password.
+export async function resendInvitationHandler({ ctx, req, res, params }: Call<Id>): Promise<void> {
+  await resendInvitation(ctx, callerOf(req), params.id);
   res.status(204).end();
 }
 
 // GET /app/api/users/:id/roles
-export async function listUserRolesHandler(req: Request, res: Response): Promise<void> {
-  const roles = await listUserRoles(Number(req.params.id));
-  res.json(listBody(roles, roles.length, roles.length, 0));
+export async function listUserRolesHandler({ ctx, res, params }: Call<Id>): Promise<void> {
+  res.json(wholeList(await listUserRoles(ctx, params.id)));
 }
 
 // POST /app/api/users/:id/roles {role_id} — 201 when added, 200 when already held.
-export async function addUserRoleHandler(req: Request, res: Response): Promise<void> {
-  const id = Number(req.params.id);
-  const { added } = await addUserRole(callerOf(req), id, req.body.role_id);
-  const roles = await listUserRoles(id);
-  res.status(added ? 201 : 200).json(listBody(roles, roles.length, roles.length, 0));
+export async function addUserRoleHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, { role_id: number }>): Promise<void> {
+  const { added } = await addUserRole(ctx, callerOf(req), params.id, body.role_id);
+  res.status(added ? 201 : 200).json(wholeList(await listUserRoles(ctx, params.id)));
 }
 
 // DELETE /app/api/users/:id/roles/:roleId
-export async function removeUserRoleHandler(req: Request, res: Response): Promise<void> {
-  await removeUserRole(callerOf(req), Number(req.params.id), Number(req.params.roleId));
+export async function removeUserRoleHandler({ ctx, req, res, params }: Call<Id & { roleId: number }>): Promise<void> {
+  await removeUserRole(ctx, callerOf(req), params.id, params.roleId);
   res.status(204).end();
 }

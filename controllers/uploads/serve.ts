@@ -1,13 +1,13 @@
 import path from 'node:path';
-import type { Request, Response } from 'express';
 import { NotFoundError } from '../../lib/errors.js';
 import { SERVED_CONTENT_TYPES, resolveStoredFile } from '../../lib/uploads.js';
 import { genericMessages } from '../../middleware/error-handler.js';
+import type { Call } from '../../routes/define.js';
 
 // GET /uploads/:dir/:file — files written by storeImage(), with the Content-Type of
 // their checked type and nosniff, so an upload is never interpreted as a page.
-export function serveUpload(req: Request, res: Response): Promise<void> {
-  const file = resolveStoredFile(`${req.params.dir}/${req.params.file}`);
+export function serveUpload({ ctx, res, params }: Call<{ dir: string; file: string }>): Promise<void> {
+  const file = resolveStoredFile(ctx, `${params.dir}/${params.file}`);
   if (!file) throw new NotFoundError(genericMessages.notFound);
   res.set('X-Content-Type-Options', 'nosniff');
   res.set('Content-Security-Policy', "default-src 'none'; sandbox");

@@ -1,9 +1,10 @@
-// The logged-in user's own account (/app/api/users/profile): name, address change
-// confirmed by a link sent to the new address, password change, picture.
-import { db } from '../../lib/db.js';
+// The logged-in user's own account (/app/api/users/profile, /account): name, address
+// change confirmed by a link sent to the new address (also started by an
+// administrator, models/auth/admin-users.ts), password change, picture. The emails
+// and the picture files are handled by the services (services/profile.ts,
+// services/users.ts).
+import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError, UserFacingError } from '../../lib/errors.js';
-import { hashPassword } from '../../lib/password-hasher.js';
-import { removeStoredFile, storeImage, type UploadedImage } from '../../lib/uploads.js';
 import { checkPassword, storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
@@ -26,107 +27,109 @@ function currentPasswordWrong(): UserFacingError {
   });
 }
 
-async function existingUser(userId: number): Promise<User> {
-  const user = await findUserById(userId);
+async function existingUser(ctx: AppContext, userId: number): Promise<User> {
+  const user = await findUserById(ctx, userId);
   if (!user) throw new NotFoundError(profileMessages.notFound);
   return user;
 }
 
-export async function updateProfileName(userId: number, name: string): Promise<User> {
-  await db()('app_auth_users').where({ id: userId }).update({ name: name.trim(), updated_at: db().fn.now() });
-  return existingUser(userId);
+export async function updateProfileName(ctx: AppContext, userId: number, name: string): Promise<User> {
+  await ctx.db('app_auth_users').where({ id: userId }).update({ name: name.trim(), updated_at: ctx.db.fn.now() });
+  return existingUser(ctx, userId);
+}
+
+export interface PendingEmailChange {
+  /** The account as it is (still at its current address). */
+  user: User;
+  newEmail: string;
+  /** For the link of EmailChangeConfirmEmail, sent to newEmail. */
+  token: string;
 }
 
 /**
- * Starts an address change: the current password is required; an `email_change`
- * token (24 h) carrying the new address is issued for the caller to send to it. The
- * address itself changes only when the link is followed (confirmEmailChange).
+ * Issues an `email_change` token (24 h) carrying the new address, after refusing the
+ * account's own address and one another account uses. The address itself changes
+ * only when the link is followed (confirmEmailChange).
  */
-export async function startEmailChange(
-  userId: number,
-  input: { email: string; currentPassword: string },
-): Promise<{ user: User; newEmail: string; token: string }> {
-  const user = await existingUser(userId);
-  const newEmail = normalizeEmail(input.email);
-  if (!(await checkPassword(user.id, input.currentPassword))) throw currentPasswordWrong();
+export async function issueEmailChange(ctx: AppContext, user: { id: number; email: string }, email: string): Promise<PendingEmailChange> {
+  const newEmail = normalizeEmail(email);
   if (newEmail === user.email) throw new UserFacingError(profileMessages.sameEmail, { code: 'same_email' });
-  const taken = await db()('app_auth_users').where({ email: newEmail }).first('id');
+  const taken = await ctx.db('app_auth_users').where({ email: newEmail }).first('id');
   if (taken) throw new ConflictError(profileMessages.emailTaken, { code: 'email_taken' });
-  const { token } = await issueToken('email_change', user, { newEmail });
-  return { user, newEmail, token };
+  const { token } = await issueToken(ctx, 'email_change', user, { newEmail });
+  return { user: await existingUser(ctx, user.id), newEmail, token };
 }
+
+/**
+ * The user's own address change: the current password is checked before anything
+ * else, so the form cannot be used to probe which addresses are taken.
+ */
+export async function startEmailChange(ctx: AppContext, userId: number, input: { email: string; currentPassword: string }): Promise<PendingEmailChange> {
+  const user = await existingUser(ctx, userId);
+  if (!(await checkPassword(ctx, user.id, input.currentPassword))) throw currentPasswordWrong();
+  return issueEmailChange(ctx, user, input.email);
+}
+
+export type EmailChangeOutcome =
+  | { status: 'confirmed'; user: User; oldEmail: string }
+  /** Unknown, expired or used link, or the account changed address in between. */
+  | { status: 'invalid' }
+  /** Another account took the new address after the link was sent. */
+  | { status: 'taken' };
 
 /**
  * GET /app/api/users/email/confirm: consumes the link (once), then moves the account
  * to the new address, which the link proved to be reachable, so it is verified. The
- * link dies if the account changed address in between.
+ * link dies if the account changed address in between. Refusals are outcomes, not
+ * errors: a browser is redirected either way, a JSON client gets the matching error.
  */
-export async function confirmEmailChange(token: string): Promise<{ user: User; oldEmail: string }> {
-  return db().transaction(async (trx) => {
-    const consumed = await consumeToken('email_change', undefined, token, trx);
+export async function confirmEmailChange(ctx: AppContext, token: string): Promise<EmailChangeOutcome> {
+  return inTransaction(ctx, async (tx) => {
+    const consumed = await consumeToken(tx, 'email_change', undefined, token);
     const newEmail = typeof consumed?.payload.newEmail === 'string' ? normalizeEmail(consumed.payload.newEmail) : undefined;
-    const current = consumed ? await trx('app_auth_users').where({ id: consumed.userId }).forUpdate().first('email') : undefined;
-    if (!consumed || !newEmail || !current || current.email !== consumed.identifier) {
-      throw new UserFacingError(profileMessages.invalidLink, { code: 'invalid_token' });
-    }
-    const taken = await trx('app_auth_users').where({ email: newEmail }).whereNot({ id: consumed.userId }).first('id');
-    if (taken) throw new ConflictError(profileMessages.emailTaken, { code: 'email_taken' });
-    await trx('app_auth_users').where({ id: consumed.userId }).update({ email: newEmail, email_verified: true, updated_at: trx.fn.now() });
-    // Links sent to the old address (reset, verification) no longer apply.
-    await trx('app_auth_verifications').where({ user_id: consumed.userId }).delete();
-    return { user: (await findUserById(consumed.userId, trx))!, oldEmail: current.email };
+    const current = consumed ? await tx.db('app_auth_users').where({ id: consumed.userId }).forUpdate().first('email') : undefined;
+    if (!consumed || !newEmail || !current || current.email !== consumed.identifier) return { status: 'invalid' };
+    const taken = await tx.db('app_auth_users').where({ email: newEmail }).whereNot({ id: consumed.userId }).first('id');
+    if (taken) return { status: 'taken' };
+    await tx.db('app_auth_users').where({ id: consumed.userId }).update({ email: newEmail, email_verified: true, updated_at: tx.db.fn.now() });
+    // Links sent to the old address (reset, verification, invitation) no longer apply.
+    await tx.db('app_auth_verifications').where({ user_id: consumed.userId }).delete();
+    return { status: 'confirmed', user: (await findUserById(tx, consumed.userId))!, oldEmail: current.email };
   });
+}
+
+/** The errors a JSON client gets for a refused confirmation. */
+export function emailChangeRefusal(outcome: { status: 'invalid' | 'taken' }): UserFacingError | ConflictError {
+  return outcome.status === 'taken'
+    ? new ConflictError(profileMessages.emailTaken, { code: 'email_taken' })
+    : new UserFacingError(profileMessages.invalidLink, { code: 'invalid_token' });
 }
 
 /**
  * Changes the password after checking the current one; every other session of the
  * account is closed, the caller's (keepSid) stays open.
  */
-export async function changePassword(
-  userId: number,
-  input: { currentPassword: string; newPassword: string; keepSid?: string },
-): Promise<User> {
+export async function changePassword(ctx: AppContext, userId: number, input: { currentPassword: string; newPassword: string; keepSid?: string }): Promise<User> {
   assertPasswordPolicy(input.newPassword, 'new_password');
-  const user = await existingUser(userId);
-  if (!(await checkPassword(user.id, input.currentPassword))) throw currentPasswordWrong();
-  const passwordHash = await hashPassword(input.newPassword);
-  await db().transaction(async (trx) => {
-    await storePasswordHash(userId, passwordHash, trx);
-    await revokeAllUserSessions(userId, input.keepSid ? { exceptSid: input.keepSid } : {}, trx);
+  const user = await existingUser(ctx, userId);
+  if (!(await checkPassword(ctx, user.id, input.currentPassword))) throw currentPasswordWrong();
+  const passwordHash = await ctx.hasher.hash(input.newPassword);
+  await inTransaction(ctx, async (tx) => {
+    await storePasswordHash(tx, userId, passwordHash);
+    await revokeAllUserSessions(tx, userId, input.keepSid ? { exceptSid: input.keepSid } : {});
   });
   return user;
 }
 
-/** Sets (or clears, with null) the picture URL; returns the previous one for the caller to delete. */
 /**
- * Stores a new profile picture and records it; the previous file is removed once the
- * new one is recorded (and the new file, should recording fail).
+ * Records the picture URL (null: none) and returns the previous one, for the caller
+ * to delete its file once this is committed (services/profile.ts).
  */
-export async function setProfilePicture(userId: number, image: UploadedImage): Promise<User> {
-  const stored = await storeImage(image, 'avatars');
-  let result;
-  try {
-    result = await replaceProfileImage(userId, stored.url);
-  } catch (error) {
-    await removeStoredFile(stored.path);
-    throw error;
-  }
-  await removeStoredFile(result.previous);
-  return result.user;
-}
-
-/** Forgets the profile picture and removes its file. */
-export async function removeProfilePicture(userId: number): Promise<User> {
-  const { user, previous } = await replaceProfileImage(userId, null);
-  await removeStoredFile(previous);
-  return user;
-}
-
-async function replaceProfileImage(userId: number, image: string | null): Promise<{ user: User; previous: string | null }> {
-  return db().transaction(async (trx) => {
-    const row = await trx('app_auth_users').where({ id: userId }).forUpdate().first('image');
+export async function replaceProfileImage(ctx: AppContext, userId: number, image: string | null): Promise<{ user: User; previous: string | null }> {
+  return inTransaction(ctx, async (tx) => {
+    const row = await tx.db('app_auth_users').where({ id: userId }).forUpdate().first('image');
     if (!row) throw new NotFoundError(profileMessages.notFound);
-    await trx('app_auth_users').where({ id: userId }).update({ image, updated_at: trx.fn.now() });
-    return { user: (await findUserById(userId, trx))!, previous: row.image };
+    await tx.db('app_auth_users').where({ id: userId }).update({ image, updated_at: tx.db.fn.now() });
+    return { user: (await findUserById(tx, userId))!, previous: row.image };
   });
 }

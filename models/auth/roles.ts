@@ -2,7 +2,7 @@
 // /app/api/permissions. Rules that live here: names are unique, permissions come from
 // the catalogue only, system roles are never deleted nor renamed, `admin` is never
 // edited, and a caller changes a role only within the permissions it holds itself.
-import { db, type Executor } from '../../lib/db.js';
+import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 
 export const roleMessages = {
@@ -46,28 +46,28 @@ const ROLE_COLUMNS = `
      SELECT ur.user_id FROM app_auth_user_roles ur WHERE ur.role_id = r.id
    ) holders)::int AS user_count`;
 
-export async function listRoles(page: { limit: number; offset: number }, trx: Executor = db()): Promise<{ items: Role[]; total: number }> {
+export async function listRoles(ctx: AppContext, page: { limit: number; offset: number }): Promise<{ items: Role[]; total: number }> {
   const [{ rows }, total] = await Promise.all([
-    trx.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r ORDER BY r.system DESC, r.name LIMIT ? OFFSET ?`, [page.limit, page.offset]),
-    trx('app_auth_roles').count<{ count: number }[]>({ count: '*' }).first(),
+    ctx.db.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r ORDER BY r.system DESC, r.name LIMIT ? OFFSET ?`, [page.limit, page.offset]),
+    ctx.db('app_auth_roles').count<{ count: number }[]>({ count: '*' }).first(),
   ]);
   return { items: rows, total: Number(total?.count ?? 0) };
 }
 
-export async function findRole(id: number, trx: Executor = db()): Promise<Role | undefined> {
-  const { rows } = await trx.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.id = ?`, [id]);
+export async function findRole(ctx: AppContext, id: number): Promise<Role | undefined> {
+  const { rows } = await ctx.db.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.id = ?`, [id]);
   return rows[0];
 }
 
-export async function getRole(id: number, trx: Executor = db()): Promise<Role> {
-  const role = await findRole(id, trx);
+export async function getRole(ctx: AppContext, id: number): Promise<Role> {
+  const role = await findRole(ctx, id);
   if (!role) throw new NotFoundError(roleMessages.notFound);
   return role;
 }
 
 /** The user's effective roles (primary first), each flagged `primary`. */
-export async function rolesOfUser(userId: number, trx: Executor = db()): Promise<Array<Role & { primary: boolean }>> {
-  const { rows } = await trx.raw(
+export async function rolesOfUser(ctx: AppContext, userId: number): Promise<Array<Role & { primary: boolean }>> {
+  const { rows } = await ctx.db.raw(
     `SELECT ${ROLE_COLUMNS}, (r.id = u.role_id) AS primary
      FROM app_auth_users u
      JOIN app_auth_roles r ON r.id = u.role_id OR r.id IN (SELECT role_id FROM app_auth_user_roles WHERE user_id = u.id)
@@ -85,8 +85,8 @@ export interface CatalogueSection {
 }
 
 /** The catalogue grouped by section: core sections (positions below 100) first, then modules'. */
-export async function permissionCatalogue(trx: Executor = db()): Promise<CatalogueSection[]> {
-  const rows = await trx('app_auth_permission_sections as s')
+export async function permissionCatalogue(ctx: AppContext): Promise<CatalogueSection[]> {
+  const rows = await ctx.db('app_auth_permission_sections as s')
     .join('app_auth_permissions as p', 'p.section', 's.key')
     .orderBy([{ column: 's.position' }, { column: 's.key' }, { column: 'p.position' }, { column: 'p.key' }])
     .select('s.key as section', 's.label as section_label', 'p.key', 'p.label');
@@ -102,9 +102,9 @@ export async function permissionCatalogue(trx: Executor = db()): Promise<Catalog
   return sections;
 }
 
-async function assertKnownPermissions(keys: string[], trx: Executor): Promise<void> {
+async function assertKnownPermissions(ctx: AppContext, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  const known = new Set<string>(await trx('app_auth_permissions').whereIn('key', keys).pluck('key'));
+  const known = new Set<string>(await ctx.db('app_auth_permissions').whereIn('key', keys).pluck('key'));
   const unknown = keys.filter((key) => !known.has(key));
   if (unknown.length) {
     const message = roleMessages.unknownPermissions.replace('{keys}', unknown.join(', '));
@@ -113,10 +113,10 @@ async function assertKnownPermissions(keys: string[], trx: Executor): Promise<vo
 }
 
 /** Permissions held by a role, `admin` meaning all of them. */
-export async function permissionsOfRole(roleId: number, trx: Executor = db()): Promise<string[]> {
-  const role = await trx('app_auth_roles').where({ id: roleId }).first('name');
-  if (role?.name === ADMIN_ROLE) return trx('app_auth_permissions').orderBy('key').pluck('key');
-  return trx('app_auth_role_permissions').where({ role_id: roleId }).orderBy('permission_key').pluck('permission_key');
+export async function permissionsOfRole(ctx: AppContext, roleId: number): Promise<string[]> {
+  const role = await ctx.db('app_auth_roles').where({ id: roleId }).first('name');
+  if (role?.name === ADMIN_ROLE) return ctx.db('app_auth_permissions').orderBy('key').pluck('key');
+  return ctx.db('app_auth_role_permissions').where({ role_id: roleId }).orderBy('permission_key').pluck('permission_key');
 }
 
 /** No escalation: a caller grants or withdraws only permissions it holds itself. */
@@ -136,20 +136,20 @@ export interface RoleInput {
   permissions: string[];
 }
 
-export async function createRole(caller: Caller, input: RoleInput): Promise<Role> {
+export async function createRole(ctx: AppContext, caller: Caller, input: RoleInput): Promise<Role> {
   const permissions = [...new Set(input.permissions)];
-  return db().transaction(async (trx) => {
-    await assertKnownPermissions(permissions, trx);
+  return inTransaction(ctx, async (tx) => {
+    await assertKnownPermissions(tx, permissions);
     assertWithinCallerPermissions(caller, permissions);
-    const inserted = await trx('app_auth_roles')
+    const inserted = await tx.db('app_auth_roles')
       .insert({ name: input.name, description: input.description ?? '', system: false })
       .onConflict('name')
       .ignore()
       .returning('id');
     if (inserted.length === 0) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
     const roleId = inserted[0].id;
-    if (permissions.length) await trx('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: roleId, permission_key: key })));
-    return (await findRole(roleId, trx))!;
+    if (permissions.length) await tx.db('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: roleId, permission_key: key })));
+    return (await findRole(tx, roleId))!;
   });
 }
 
@@ -159,9 +159,9 @@ export interface RoleChanges {
   permissions?: string[];
 }
 
-export async function updateRole(caller: Caller, id: number, changes: RoleChanges): Promise<Role> {
-  return db().transaction(async (trx) => {
-    const role = await trx('app_auth_roles').where({ id }).forUpdate().first();
+export async function updateRole(ctx: AppContext, caller: Caller, id: number, changes: RoleChanges): Promise<Role> {
+  return inTransaction(ctx, async (tx) => {
+    const role = await tx.db('app_auth_roles').where({ id }).forUpdate().first();
     if (!role) throw new NotFoundError(roleMessages.notFound);
     if (role.name === ADMIN_ROLE) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
     if (role.system && changes.name !== undefined && changes.name !== role.name) {
@@ -169,24 +169,24 @@ export async function updateRole(caller: Caller, id: number, changes: RoleChange
     }
     if (changes.permissions !== undefined) {
       const next = new Set(changes.permissions);
-      await assertKnownPermissions([...next], trx);
-      const current = new Set(await permissionsOfRole(id, trx));
+      await assertKnownPermissions(tx, [...next]);
+      const current = new Set(await permissionsOfRole(tx, id));
       const added = [...next].filter((key) => !current.has(key));
       const removed = [...current].filter((key) => !next.has(key));
       assertWithinCallerPermissions(caller, [...added, ...removed]);
-      if (removed.length) await trx('app_auth_role_permissions').where({ role_id: id }).whereIn('permission_key', removed).delete();
-      if (added.length) await trx('app_auth_role_permissions').insert(added.map((key) => ({ role_id: id, permission_key: key })));
+      if (removed.length) await tx.db('app_auth_role_permissions').where({ role_id: id }).whereIn('permission_key', removed).delete();
+      if (added.length) await tx.db('app_auth_role_permissions').insert(added.map((key) => ({ role_id: id, permission_key: key })));
     }
-    const update: Record<string, unknown> = { updated_at: trx.fn.now() };
+    const update: Record<string, unknown> = { updated_at: tx.db.fn.now() };
     if (changes.name !== undefined) update.name = changes.name;
     if (changes.description !== undefined) update.description = changes.description;
     try {
-      await trx('app_auth_roles').where({ id }).update(update);
+      await tx.db('app_auth_roles').where({ id }).update(update);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
       throw error;
     }
-    return (await findRole(id, trx))!;
+    return (await findRole(tx, id))!;
   });
 }
 
@@ -195,14 +195,14 @@ export async function updateRole(caller: Caller, id: number, changes: RoleChange
  * `user`; extra assignments go with the role. Withdrawing its permissions from its
  * holders counts as withdrawing them, so the caller must hold them all.
  */
-export async function deleteRole(caller: Caller, id: number): Promise<void> {
-  await db().transaction(async (trx) => {
-    const role = await trx('app_auth_roles').where({ id }).forUpdate().first();
+export async function deleteRole(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const role = await tx.db('app_auth_roles').where({ id }).forUpdate().first();
     if (!role) throw new NotFoundError(roleMessages.notFound);
     if (role.system) throw new ConflictError(roleMessages.systemRoleNotDeletable, { code: 'system_role' });
-    assertWithinCallerPermissions(caller, await permissionsOfRole(id, trx));
-    const base = await trx('app_auth_roles').where({ name: BASE_ROLE }).first('id');
-    await trx('app_auth_users').where({ role_id: id }).update({ role_id: base.id, updated_at: trx.fn.now() });
-    await trx('app_auth_roles').where({ id }).delete();
+    assertWithinCallerPermissions(caller, await permissionsOfRole(tx, id));
+    const base = await tx.db('app_auth_roles').where({ name: BASE_ROLE }).first('id');
+    await tx.db('app_auth_users').where({ role_id: id }).update({ role_id: base.id, updated_at: tx.db.fn.now() });
+    await tx.db('app_auth_roles').where({ id }).delete();
   });
 }

@@ -1,21 +1,22 @@
-// The JSON API under /app/api (SPEC A6, DESIGN §3). In order, before any route:
+// The JSON API under /app/api (SPEC A6, DESIGN §3): the rows the core and the modules
+// registered (ctx.site.apiRoutes) on the strict JSON surface. Each row runs, in order:
+// its session lookup (skipped for a public row) and guard (routes/define.ts), then
 // 1. writes whose Origin / Sec-Fetch-Site shows another site → 403 (CSRF, DESIGN §3);
-// 2. writes with a body that is not application/json → 415 (multipart only where a
-//    route accepts an upload: see acceptMultipart);
+// 2. writes with a body that is not application/json → 415 (multipart only on a row
+//    that declares an `upload`; an empty body is fine);
 // 3. the `api` rate limit per client address on writes, three times the budget for a
 //    logged-in caller;
-// 4. the JSON parser: at most JSON_BODY_LIMIT, objects or arrays only, `__proto__`
-//    keys refused (joi would silently drop them);
-// then the routes, each behind its own guard (routes/api/table.ts). Modules append
-// theirs through registerApi() after these.
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Config } from '../../lib/config.js';
+// 4. the JSON parser: at most JSON_BODY_LIMIT, `__proto__` keys refused (joi would
+//    silently drop them); for an upload row, the multipart parser instead;
+// then validation and the handler. Any other path, whatever the method, is a JSON 404.
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { AppContext } from '../../lib/context.js';
 import { UnsupportedMediaTypeError } from '../../lib/errors.js';
-import { refuseCrossSite } from '../../middleware/cross-site.js';
+import { parseImageUpload } from '../../lib/uploads.js';
+import { createCrossSiteRefusal } from '../../middleware/cross-site.js';
+import { notFound } from '../../middleware/error-handler.js';
 import { createRateLimiter } from '../../middleware/rate-limit.js';
-import { roleRoutes } from './roles.js';
-import { mountApiRoutes, type ApiRoute } from './table.js';
-import { PROFILE_PICTURE_PATH, profileRoutes, userRoutes } from './users.js';
+import { mountRoutes, type AnyRoute, type Surface } from '../define.js';
 
 /** Largest JSON body accepted (documented in docs/decisions.md); larger → 413. */
 export const JSON_BODY_LIMIT = '100kb';
@@ -27,25 +28,19 @@ export const apiMessages = {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const API_WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
-// Routes that take multipart/form-data (uploads). Modules add theirs from registerApi().
-const multipartRoutes: Array<{ method: string; path: RegExp }> = [];
-
-/** Lets `method path` (path relative to /app/api) receive multipart/form-data uploads. */
-export function acceptMultipart(method: string, path: string | RegExp): void {
-  const pattern = typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\?:[A-Za-z_]+/g, '[^/]+')}/?$`) : path;
-  multipartRoutes.push({ method: method.toUpperCase(), path: pattern });
+function isWrite(row: AnyRoute): boolean {
+  return row.method !== 'get';
 }
 
-acceptMultipart('POST', PROFILE_PICTURE_PATH);
-
-function refuseNonJsonWrites(req: Request, _res: Response, next: NextFunction): void {
-  // req.is() answers null when the request has no body; an empty one carries nothing either.
-  const json = req.is('application/json');
-  if (READ_METHODS.has(req.method) || json === null || json || req.get('content-length') === '0') return next();
-  if (req.is('multipart/form-data') && multipartRoutes.some((route) => route.method === req.method && route.path.test(req.path))) {
-    return next();
-  }
-  next(new UnsupportedMediaTypeError(apiMessages.jsonOnly, { code: 'unsupported_media_type' }));
+/** Step 2: a write's body is JSON, or nothing; multipart only where the row takes an upload. */
+function refuseNonJsonWrites(row: AnyRoute): RequestHandler {
+  return function refuseNonJsonWrite(req: Request, _res: Response, next: NextFunction): void {
+    // req.is() answers null when the request has no body; an empty one carries nothing either.
+    const json = req.is('application/json');
+    if (READ_METHODS.has(req.method) || json === null || json || req.get('content-length') === '0') return next();
+    if (row.upload && req.is('multipart/form-data')) return next();
+    next(new UnsupportedMediaTypeError(apiMessages.jsonOnly, { code: 'unsupported_media_type' }));
+  };
 }
 
 function refuseProtoKeys(key: string, value: unknown): unknown {
@@ -53,15 +48,27 @@ function refuseProtoKeys(key: string, value: unknown): unknown {
   return value;
 }
 
-/** Every route of this area, in mounting order (profile before /users/:id). */
-export const apiRoutes: ApiRoute[] = [...profileRoutes, ...userRoutes, ...roleRoutes];
+/** The strict JSON surface; one rate limiter and one parser shared by every row. */
+function apiSurface(ctx: AppContext, session: RequestHandler[]): Surface {
+  const refuseCrossSite = createCrossSiteRefusal(ctx);
+  const limiter = createRateLimiter(ctx, 'api', { methods: API_WRITE_METHODS, loggedInMultiplier: 3 });
+  const json = express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json', reviver: refuseProtoKeys });
+  return {
+    strict: true,
+    session,
+    prepare(row) {
+      const steps: RequestHandler[] = [];
+      if (isWrite(row)) steps.push(refuseCrossSite, refuseNonJsonWrites(row), limiter);
+      steps.push(row.upload ? parseImageUpload(row.upload.field) : json);
+      return steps;
+    },
+    failure: () => [],
+  };
+}
 
-export function apiRouter(_config: Config): Router {
+export function apiRouter(ctx: AppContext, session: RequestHandler[]): Router {
   const router = Router();
-  router.use(refuseCrossSite);
-  router.use(refuseNonJsonWrites);
-  router.use(createRateLimiter('api', { methods: API_WRITE_METHODS, loggedInMultiplier: 3 }));
-  router.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json', reviver: refuseProtoKeys }));
-  mountApiRoutes(router, apiRoutes);
+  mountRoutes(router, ctx, apiSurface(ctx, session), ctx.site.apiRoutes);
+  router.use(notFound);
   return router;
 }

@@ -2,40 +2,39 @@
 // then user management (SPEC A6).
 import * as profile from '../../controllers/api/profile.js';
 import * as users from '../../controllers/api/users.js';
-import { parseImageUpload } from '../../lib/uploads.js';
-import { validate } from '../../middleware/validate.js';
+import { idParams } from '../../lib/schema-primitives.js';
+import { route, type AnyRoute } from '../define.js';
 import * as schemas from './schemas.js';
-import type { ApiRoute } from './table.js';
 
-export const PROFILE_PICTURE_PATH = '/users/profile/picture';
 export const PROFILE_PICTURE_FIELD = 'picture';
 
-export const profileRoutes: ApiRoute[] = [
-  { method: 'put', path: '/users/profile', access: 'user', handlers: [validate({ query: schemas.noQuery, body: schemas.profileBody }), profile.updateProfileHandler] },
-  { method: 'post', path: '/users/profile/email', access: 'user', handlers: [validate({ query: schemas.noQuery, body: schemas.profileEmailBody }), profile.startEmailChangeHandler] },
+export const profileApiRoutes: AnyRoute[] = [
+  route({ method: 'put', path: '/users/profile', access: 'user', body: schemas.profileBody, handler: profile.updateProfileHandler }),
+  route({ method: 'post', path: '/users/profile/email', access: 'user', body: schemas.profileEmailBody, handler: profile.startEmailChangeHandler }),
   // The link of EmailChangeConfirmEmail: the token is the proof, so it also works in
   // a browser where the account is not logged in (a phone's mail app, for instance).
-  { method: 'get', path: '/users/email/confirm', access: 'token', handlers: [validate({ query: schemas.confirmEmailQuery }), profile.confirmEmailChangeHandler] },
-  { method: 'post', path: '/users/profile/password', access: 'user', handlers: [validate({ query: schemas.noQuery, body: schemas.profilePasswordBody }), profile.changePasswordHandler] },
-  { method: 'post', path: PROFILE_PICTURE_PATH, access: 'user', handlers: [validate({ query: schemas.noQuery }), parseImageUpload(PROFILE_PICTURE_FIELD), profile.uploadPictureHandler] },
-  { method: 'delete', path: PROFILE_PICTURE_PATH, access: 'user', handlers: [validate({ query: schemas.noQuery, body: schemas.noBody }), profile.deletePictureHandler] },
-  { method: 'get', path: '/users/profile/sessions', access: 'user', handlers: [validate({ query: schemas.noQuery }), profile.listSessionsHandler] },
-  { method: 'delete', path: '/users/profile/sessions', access: 'user', handlers: [validate({ query: schemas.revokeSessionsQuery, body: schemas.noBody }), profile.revokeSessionsHandler] },
-  { method: 'delete', path: '/users/profile/sessions/:sessionId', access: 'user', handlers: [validate({ params: schemas.sessionParams, query: schemas.noQuery, body: schemas.noBody }), profile.revokeSessionHandler] },
+  route({ method: 'get', path: '/users/email/confirm', access: 'anyone', query: schemas.confirmEmailQuery, handler: profile.confirmEmailChangeHandler }),
+  route({ method: 'post', path: '/users/profile/password', access: 'user', body: schemas.profilePasswordBody, handler: profile.changePasswordHandler }),
+  route({ method: 'post', path: '/users/profile/picture', access: 'user', upload: { field: PROFILE_PICTURE_FIELD }, handler: profile.uploadPictureHandler }),
+  route({ method: 'delete', path: '/users/profile/picture', access: 'user', handler: profile.deletePictureHandler }),
+  route({ method: 'get', path: '/users/profile/sessions', access: 'user', handler: profile.listSessionsHandler }),
+  route({ method: 'delete', path: '/users/profile/sessions', access: 'user', query: schemas.revokeSessionsQuery, handler: profile.revokeSessionsHandler }),
+  route({ method: 'delete', path: '/users/profile/sessions/:sessionId', access: 'user', params: schemas.sessionParams, handler: profile.revokeSessionHandler }),
 ];
 
 const view = { permission: 'users.view' };
 const manage = { permission: 'users.manage' };
 
-export const userRoutes: ApiRoute[] = [
-  { method: 'get', path: '/users', access: view, handlers: [validate({ query: schemas.userListQuery }), users.listUsersHandler] },
-  { method: 'post', path: '/users', access: manage, handlers: [validate({ query: schemas.noQuery, body: schemas.createUserBody }), users.createUserHandler] },
-  { method: 'get', path: '/users/:id', access: view, handlers: [validate({ params: schemas.idParams, query: schemas.noQuery }), users.showUserHandler] },
-  { method: 'put', path: '/users/:id', access: manage, handlers: [validate({ params: schemas.idParams, query: schemas.noQuery, body: schemas.updateUserBody }), users.updateUserHandler] },
-  { method: 'put', path: '/users/:id/email', access: manage, handlers: [validate({ params: schemas.idParams, query: schemas.noQuery, body: schemas.emailBody }), users.setUserEmailHandler] },
-  { method: 'put', path: '/users/:id/password', access: manage, handlers: [validate({ params: schemas.idParams, query: schemas.noQuery, body: schemas.passwordBody }), users.setUserPasswordHandler] },
-  { method: 'post', path: '/users/:id/send-password-reset', access: manage, handlers: [validate({ params: schemas.idParams, query: schemas.noQuery, body: schemas.noBody }), users.sendPasswordResetHandler] },
-  { method: 'get', path: '/users/:id/roles', access: view, handlers: [validate({ params: schemas.idParams, query: schemas.noQuery }), users.listUserRolesHandler] },
-  { method: 'post', path: '/users/:id/roles', access: manage, handlers: [validate({ params: schemas.idParams, query: schemas.noQuery, body: schemas.assignRoleBody }), users.addUserRoleHandler] },
-  { method: 'delete', path: '/users/:id/roles/:roleId', access: manage, handlers: [validate({ params: schemas.userRoleParams, query: schemas.noQuery, body: schemas.noBody }), users.removeUserRoleHandler] },
+export const userApiRoutes: AnyRoute[] = [
+  route({ method: 'get', path: '/users', access: view, query: schemas.userListQuery, handler: users.listUsersHandler }),
+  route({ method: 'post', path: '/users', access: manage, body: schemas.createUserBody, handler: users.createUserHandler }),
+  route({ method: 'get', path: '/users/:id', access: view, params: idParams, handler: users.showUserHandler }),
+  route({ method: 'put', path: '/users/:id', access: manage, params: idParams, body: schemas.updateUserBody, handler: users.updateUserHandler }),
+  route({ method: 'put', path: '/users/:id/email', access: manage, params: idParams, body: schemas.emailBody, handler: users.changeUserEmailHandler }),
+  route({ method: 'put', path: '/users/:id/password', access: manage, params: idParams, body: schemas.passwordBody, handler: users.setUserPasswordHandler }),
+  route({ method: 'post', path: '/users/:id/send-password-reset', access: manage, params: idParams, handler: users.sendPasswordResetHandler }),
+  route({ method: 'post', path: '/users/:id/resend-invitation', access: manage, params: idParams, handler: users.resendInvitationHandler }),
+  route({ method: 'get', path: '/users/:id/roles', access: view, params: idParams, handler: users.listUserRolesHandler }),
+  route({ method: 'post', path: '/users/:id/roles', access: manage, params: idParams, body: schemas.assignRoleBody, handler: users.addUserRoleHandler }),
+  route({ method: 'delete', path: '/users/:id/roles/:roleId', access: manage, params: schemas.userRoleParams, handler: users.removeUserRoleHandler }),
 ];

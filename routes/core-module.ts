@@ -1,0 +1,21 @@
+// The core as a site module (DESIGN §2): what it brings is declared through the same
+// register() call as any module's: its permission sections (seeded by the core
+// migrations), its administration screens, its JSON routes and its /admin routes.
+import type { SiteModule } from '../lib/modules.js';
+import { CORE_PERMISSION_SECTIONS } from '../models/auth/schema.js';
+import { coreAdminRoutes } from './admin.js';
+import { roleApiRoutes } from './api/roles.js';
+import { profileApiRoutes, userApiRoutes } from './api/users.js';
+
+export const coreModule: SiteModule = {
+  name: 'core',
+  register(site) {
+    for (const section of CORE_PERMISSION_SECTIONS) site.permissionSection(section);
+    site.adminScreen('administration', { href: '/admin', label: 'Tableau de bord', permission: 'admin.access' });
+    site.adminScreen('users', { href: '/admin/users', label: 'Utilisateurs', permission: 'users.view' });
+    site.adminScreen('roles', { href: '/admin/roles', label: 'Rôles', permission: 'roles.view' });
+    // The profile rows come first: their fixed segments must win over /users/:id.
+    site.apiRoutes([...profileApiRoutes, ...userApiRoutes, ...roleApiRoutes]);
+    site.adminRoutes(coreAdminRoutes);
+  },
+};

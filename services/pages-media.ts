@@ -1,0 +1,36 @@
+// Media library use cases of the pages module, called by both the JSON routes
+// (/app/api/admin/media) and the screens (/admin/media): the file and its row go
+// together, or neither stays.
+import type { AppContext } from '../lib/context.js';
+import { removeStoredFile, storeImage, type UploadedImage } from '../lib/uploads.js';
+import { deleteMedia, insertMedia, type Media } from '../models/pages/media.js';
+
+export interface MediaTexts {
+  alt?: string;
+  caption?: string;
+}
+
+/** Stores the checked image under UPLOAD_DIR/media and records it; a failed insert removes the file. */
+export async function addMedia(ctx: AppContext, actorId: number | null, image: UploadedImage, texts: MediaTexts): Promise<Media> {
+  const stored = await storeImage(ctx, image, 'media');
+  try {
+    return await insertMedia(
+      ctx,
+      { filename: stored.path, original_name: image.originalName.slice(0, 255), mime_type: stored.contentType, size: stored.size, ...texts },
+      actorId,
+    );
+  } catch (error) {
+    await removeStoredFile(ctx, stored.path);
+    throw error;
+  }
+}
+
+/**
+ * Deletes a media no page uses (409 `media_in_use` otherwise), then its file. The row
+ * is gone once this returns: a file that cannot be removed is only logged (best effort).
+ */
+export async function removeMedia(ctx: AppContext, id: number): Promise<Media> {
+  const media = await deleteMedia(ctx, id);
+  await removeStoredFile(ctx, media.filename).catch((error: unknown) => ctx.logger.warn({ err: error, mediaId: media.id }, 'media file could not be removed'));
+  return media;
+}
