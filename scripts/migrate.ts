@@ -1,28 +1,47 @@
-// `npm run migrate [-- latest|rollback|status]`: runs the migrations against DATABASE_URL,
-// or against the embedded cluster under the data folder when DATABASE_URL is unset.
-import { loadConfig } from '../lib/config.js';
-import { createKnex, pendingMigrations } from '../lib/db.js';
+// `npm run migrate [-- latest|rollback|reset|status]`: runs the migrations against
+// DATABASE_URL, or against the embedded cluster under the data folder when it is unset.
+// latest, rollback (the last batch) and reset (every migration) wait for any other
+// process migrating the same database (lib/migrations.ts holds an advisory lock).
+import { ConfigError, loadConfig, type Config } from '../lib/config.js';
+import { createKnex } from '../lib/db.js';
 import { ensureDatabase } from '../lib/embedded-postgres.js';
-import { logger } from '../lib/logger.js';
+import { createLogger } from '../lib/logger.js';
+import { migrateLatest, migrateReset, migrateRollback, migrationStatus } from '../lib/migrations.js';
 
+const COMMANDS = ['latest', 'rollback', 'reset', 'status'];
 const command = process.argv[2] ?? 'latest';
-const config = loadConfig();
-const database = await ensureDatabase(config);
-const knex = createKnex(database.url, 2);
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+const logger = createLogger(config.logLevel);
+if (!COMMANDS.includes(command)) {
+  logger.error(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
+  process.exit(2);
+}
+
+const database = await ensureDatabase(config, logger);
+const knex = createKnex(database.url, { poolMax: 2, logger });
+const options = { onWait: () => logger.info('another process is migrating this database: waiting for it to finish') };
 let exitCode = 0;
 try {
   if (command === 'latest') {
-    const [batch, applied] = await knex.migrate.latest();
-    logger.info({ batch, applied }, applied.length ? 'migrations applied' : 'database already up to date');
+    const { batch, migrations } = await migrateLatest(knex, options);
+    logger.info({ batch, applied: migrations }, migrations.length ? 'migrations applied' : 'database already up to date');
   } else if (command === 'rollback') {
-    const [batch, reverted] = await knex.migrate.rollback(undefined, true);
-    logger.info({ batch, reverted }, 'migrations rolled back');
-  } else if (command === 'status') {
-    const pending = await pendingMigrations(knex);
-    logger.info({ pending }, pending.length ? 'pending migrations' : 'database up to date');
+    const { batch, migrations } = await migrateRollback(knex, options);
+    logger.info({ batch, reverted: migrations }, migrations.length ? 'last batch rolled back' : 'nothing to roll back');
+  } else if (command === 'reset') {
+    const { migrations } = await migrateReset(knex, options);
+    logger.info({ reverted: migrations }, migrations.length ? 'every migration rolled back' : 'nothing to roll back');
   } else {
-    logger.error(`unknown command "${command}": use latest, rollback or status`);
-    exitCode = 2;
+    const { completed, pending, unknown } = await migrationStatus(knex);
+    logger.info({ completed, pending, unknown }, pending.length ? 'pending migrations' : 'database up to date');
   }
 } catch (error) {
   logger.error({ err: error }, 'migration failed');

@@ -1,54 +1,111 @@
 import { expect } from 'chai';
-import { createKnex, pendingMigrations } from '../../lib/db.js';
+import type { Knex } from 'knex';
+import { MigrationSource, migrateLatest, migrateReset, migrateRollback, migrationDirectories, migrationStatus, pendingMigrations } from '../../lib/migrations.js';
+import * as authSchema from '../../models/auth/schema.js';
+import * as pagesSchema from '../../models/pages/schema.js';
 import { spawnServer } from '../support/server-process.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
+import { appTables, scratchKnex } from '../support/schema-snapshot.js';
 
-async function tables(url: string): Promise<string[]> {
-  const knex = createKnex(url, 1);
-  try {
-    const { rows } = await knex.raw(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'knex_%' ORDER BY 1`);
-    return rows.map((row: { tablename: string }) => row.tablename);
-  } finally {
-    await knex.destroy();
-  }
+async function allMigrations(): Promise<string[]> {
+  const source = new MigrationSource();
+  return (await source.getMigrations()).map((file) => source.getMigrationName(file));
 }
 
 describe('migrations', () => {
   const name = `site_migrations_${process.pid}`;
   let url: string;
+  let knex: Knex;
 
   before(async () => {
     url = await createScratchDatabase(testDatabase().adminUrl, name);
+    knex = scratchKnex(url);
+  });
+  afterEach(async () => {
+    await migrateReset(knex);
   });
   after(async () => {
+    await knex?.destroy();
     await dropScratchDatabase(testDatabase().adminUrl, name);
   });
 
+  it('are read from the core directory and each module directory as one list sorted by file name', async () => {
+    const [core, ...modules] = migrationDirectories();
+    expect(core).to.match(/migrations$/);
+    expect(modules.map((directory) => directory.slice(core.length))).to.include('/pages');
+    const names = await allMigrations();
+    expect(names).to.include.members(['20261121000000_auth_tables', '20261121000100_pages_tables']);
+    expect(names).to.deep.equal([...names].sort());
+  });
+
   it('go up from empty, down to empty, and up again', async () => {
-    const knex = createKnex(url, 1);
+    expect(await pendingMigrations(knex)).to.deep.equal(await allMigrations());
+    const { migrations } = await migrateLatest(knex);
+    expect(migrations).to.deep.equal(await allMigrations());
+    expect(await pendingMigrations(knex)).to.deep.equal([]);
+    const applied = await knex('knex_migrations').pluck('name');
+    // Recorded without extension, so sources (.ts) and dist/ (.js) share one history.
+    for (const migration of applied) expect(migration).to.not.match(/\.(ts|js)$/);
+    expect(await appTables(knex)).to.include.members(['app_auth_users', 'app_auth_sessions', 'app_auth_accounts', 'app_auth_verifications', 'app_pages']);
+    const roles = await knex('app_auth_roles').orderBy('name').select('name', 'system');
+    expect(roles).to.deep.equal([
+      { name: 'admin', system: true },
+      { name: 'user', system: true },
+    ]);
+
+    await migrateReset(knex);
+    expect(await appTables(knex)).to.deep.equal([]);
+
+    await migrateLatest(knex);
+    expect(await pendingMigrations(knex)).to.deep.equal([]);
+  });
+
+  it('roll back the last batch only', async () => {
+    const coreOnly = migrationDirectories([]);
+    const { migrations: first } = await migrateLatest(knex, { directories: coreOnly });
+    const { migrations: second } = await migrateLatest(knex);
+    expect(second).to.include('20261121000100_pages_tables');
+    const { migrations } = await migrateRollback(knex);
+    expect(migrations).to.deep.equal([...second].reverse());
+    expect((await migrationStatus(knex)).completed).to.deep.equal(first);
+  });
+
+  it('report their status without creating anything', async () => {
+    const empty = `${name}_status`;
+    const other = scratchKnex(await createScratchDatabase(testDatabase().adminUrl, empty));
     try {
-      expect(await pendingMigrations(knex)).to.have.length.greaterThan(0);
-      await knex.migrate.latest();
-      expect(await pendingMigrations(knex)).to.deep.equal([]);
-      const applied = await knex('knex_migrations').pluck('name');
-      // Recorded without extension, so sources (.ts) and dist/ (.js) share one history.
-      for (const migration of applied) expect(migration).to.not.match(/\.(ts|js)$/);
-      expect(await tables(url)).to.include.members(['app_auth_users', 'app_auth_sessions', 'app_auth_accounts', 'app_auth_verifications']);
-      const roles = await knex('app_auth_roles').orderBy('name').select('name', 'system');
-      expect(roles).to.deep.equal([
-        { name: 'admin', system: true },
-        { name: 'user', system: true },
-      ]);
-
-      await knex.migrate.rollback(undefined, true);
-      expect(await tables(url)).to.deep.equal([]);
-
-      await knex.migrate.latest();
-      expect(await pendingMigrations(knex)).to.deep.equal([]);
+      expect(await migrationStatus(other)).to.deep.equal({ completed: [], pending: await allMigrations(), unknown: [] });
+      const { rows } = await other.raw(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+      expect(rows, 'the status check created tables').to.deep.equal([]);
     } finally {
-      await knex.migrate.rollback(undefined, true);
-      await knex.destroy();
+      await other.destroy();
+      await dropScratchDatabase(testDatabase().adminUrl, empty);
     }
+  });
+
+  it('name the migrations recorded that no file provides', async () => {
+    await migrateLatest(knex);
+    await knex('knex_migrations').insert({ name: '20991231000000_from_a_newer_version', batch: 2, migration_time: new Date() });
+    try {
+      const status = await migrationStatus(knex);
+      expect(status.unknown).to.deep.equal(['20991231000000_from_a_newer_version']);
+    } finally {
+      await knex('knex_migrations').where({ name: '20991231000000_from_a_newer_version' }).delete();
+    }
+  });
+
+  it("run through each model's createTables() and dropTables(), recorded like any other run", async () => {
+    await authSchema.createTables(knex);
+    expect(await pendingMigrations(knex)).to.deep.equal(['20261121000100_pages_tables']);
+    await pagesSchema.createTables(knex);
+    expect(await pendingMigrations(knex)).to.deep.equal([]);
+    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage']);
+
+    await pagesSchema.dropTables(knex);
+    expect(await appTables(knex)).to.not.include('app_pages');
+    expect(await knex('app_auth_permission_sections').pluck('key')).to.not.include('pages');
+    await authSchema.dropTables(knex);
+    expect(await appTables(knex)).to.deep.equal([]);
   });
 
   it('keep the server from starting while some are pending, naming the command to run', async () => {
@@ -57,6 +114,6 @@ describe('migrations', () => {
     expect(code, server.output()).to.equal(1);
     expect(server.output()).to.include('npm run migrate').and.include('knex migrate:latest');
     expect(server.output()).to.not.include('server listening');
-    expect(await tables(url), 'the server changed the schema').to.deep.equal([]);
+    expect(await appTables(knex), 'the server changed the schema').to.deep.equal([]);
   });
 });

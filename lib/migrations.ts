@@ -1,0 +1,213 @@
+// Migration plumbing: where the files live, the knex source that reads them, and the
+// commands. Every function takes the knex instance it works on; nothing is kept here.
+// latest, rollback and reset run under one PostgreSQL advisory lock, so processes
+// started together on a fresh database migrate one after the other instead of racing
+// knex's own creation of its bookkeeping tables.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import { projectRoot } from './paths.js';
+
+export const MIGRATIONS_TABLE = 'knex_migrations';
+
+// Arbitrary, fixed, and outside the int4 range that pg_advisory_xact_lock(hashtext(…))
+// keys fall in, so no other lock of the application can collide with it.
+const MIGRATION_LOCK_KEY = '4287391022517601';
+
+/** The core's migrations: dist/migrations for compiled runs, migrations/ for the sources. */
+export function coreMigrationsDirectory(): string {
+  const compiled = import.meta.url.includes('/dist/');
+  return path.join(projectRoot, compiled ? 'dist/migrations' : 'migrations');
+}
+
+/** A module's migrations live in a folder named after it under the core's. */
+export function moduleMigrationsDirectory(module: string): string {
+  return path.join(coreMigrationsDirectory(), module);
+}
+
+/**
+ * The core directory, then the modules' (by default every folder under the core's). The
+ * files of all of them run as one list sorted by file name, so a module migration's
+ * timestamp places it among the core's.
+ */
+export function migrationDirectories(moduleDirectories?: string[]): string[] {
+  const core = coreMigrationsDirectory();
+  const modules =
+    moduleDirectories ??
+    readdirSync(core, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(core, entry.name))
+      .sort();
+  return [core, ...modules];
+}
+
+export interface MigrationFile {
+  directory: string;
+  file: string;
+}
+
+/**
+ * Reads several directories as one history. Knex records a migration under the name
+ * this returns: the file name without .ts/.js, so the TypeScript sources (tsx, tests)
+ * and the compiled dist/ files share one history, and moving a file to another
+ * directory keeps its record.
+ */
+export class MigrationSource implements Knex.MigrationSource<MigrationFile> {
+  constructor(private readonly directories: string[] = migrationDirectories()) {}
+
+  async getMigrations(): Promise<MigrationFile[]> {
+    const files: MigrationFile[] = [];
+    for (const directory of this.directories) {
+      for (const entry of readdirSync(directory, { withFileTypes: true })) {
+        if (entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+          files.push({ directory, file: entry.name });
+        }
+      }
+    }
+    files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    for (let index = 1; index < files.length; index++) {
+      if (this.getMigrationName(files[index]) === this.getMigrationName(files[index - 1])) {
+        throw new Error(`two migrations are named ${this.getMigrationName(files[index])}: in ${files[index - 1].directory} and ${files[index].directory}`);
+      }
+    }
+    return files;
+  }
+
+  getMigrationName(migration: MigrationFile): string {
+    return migration.file.replace(/\.(ts|js)$/, '');
+  }
+
+  async getMigration(migration: MigrationFile): Promise<Knex.Migration> {
+    return import(pathToFileURL(path.join(migration.directory, migration.file)).href);
+  }
+}
+
+export interface MigrationOptions {
+  /** Defaults to migrationDirectories(). */
+  directories?: string[];
+  /** Called once when another process holds the migration lock and this one waits. */
+  onWait?: () => void;
+}
+
+export interface MigrationBatch {
+  batch: number;
+  /** Names of the migrations run, in the order they ran. */
+  migrations: string[];
+}
+
+function migratorConfig(options: MigrationOptions): Knex.MigratorConfig {
+  return { migrationSource: new MigrationSource(options.directories), tableName: MIGRATIONS_TABLE };
+}
+
+/**
+ * Runs `work` while holding the migration advisory lock, taken on a dedicated
+ * connection (not one of the pool's, which the migrations need, and which a pool of
+ * one would not have to spare). Closing that connection would release the lock too.
+ */
+async function withMigrationLock<T>(knex: Knex, options: MigrationOptions, work: () => Promise<T>): Promise<T> {
+  const connection: pg.Client = await knex.client.acquireRawConnection();
+  try {
+    const { rows } = await connection.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
+    if (!rows[0].locked) {
+      options.onWait?.();
+      await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    }
+    try {
+      return await work();
+    } finally {
+      // Best effort: on a broken connection, closing it below releases the lock as well.
+      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await knex.client.destroyRawConnection(connection);
+  }
+}
+
+/** Applies every pending migration, as one batch in one transaction. */
+export async function migrateLatest(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
+  return withMigrationLock(knex, options, async () => {
+    const [batch, migrations] = await knex.migrate.latest(migratorConfig(options));
+    return { batch, migrations };
+  });
+}
+
+/** Undoes the last batch. */
+export async function migrateRollback(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
+  return withMigrationLock(knex, options, async () => {
+    const [batch, migrations] = await knex.migrate.rollback(migratorConfig(options), false);
+    return { batch, migrations };
+  });
+}
+
+/** Undoes every applied migration, newest first. */
+export async function migrateReset(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
+  return withMigrationLock(knex, options, async () => {
+    const [batch, migrations] = await knex.migrate.rollback(migratorConfig(options), true);
+    return { batch, migrations };
+  });
+}
+
+export interface MigrationStatus {
+  /** Recorded in knex_migrations, in the order they ran. */
+  completed: string[];
+  /** Known to the source and not recorded yet, in the order they would run. */
+  pending: string[];
+  /** Recorded but without a file (a database migrated by a newer version of the code). */
+  unknown: string[];
+}
+
+/**
+ * Reads the history without writing anything: unlike knex's own list(), it does not
+ * create the bookkeeping tables, so a check (the server's start) never changes the
+ * schema nor races a migration running in another process.
+ */
+export async function migrationStatus(knex: Knex, options: Pick<MigrationOptions, 'directories'> = {}): Promise<MigrationStatus> {
+  const source = new MigrationSource(options.directories);
+  const known = (await source.getMigrations()).map((migration) => source.getMigrationName(migration));
+  const completed: string[] = (await knex.schema.hasTable(MIGRATIONS_TABLE)) ? await knex(MIGRATIONS_TABLE).orderBy('id').pluck('name') : [];
+  const recorded = new Set(completed);
+  const available = new Set(known);
+  return {
+    completed,
+    pending: known.filter((name) => !recorded.has(name)),
+    unknown: completed.filter((name) => !available.has(name)),
+  };
+}
+
+/** Names of the migrations not yet applied to this database. */
+export async function pendingMigrations(knex: Knex, options: Pick<MigrationOptions, 'directories'> = {}): Promise<string[]> {
+  return (await migrationStatus(knex, options)).pending;
+}
+
+async function namesIn(directory: string, options: MigrationOptions): Promise<Set<string>> {
+  const directories = options.directories ?? migrationDirectories();
+  if (!directories.includes(directory)) throw new Error(`${directory} is not one of the migration directories`);
+  const source = new MigrationSource(directories);
+  const files = await source.getMigrations();
+  return new Set(files.filter((file) => file.directory === directory).map((file) => source.getMigrationName(file)));
+}
+
+/**
+ * Applies the pending migrations of one directory only (a module's createTables()),
+ * each as its own batch, recorded like any other.
+ */
+export async function migrateDirectoryUp(knex: Knex, directory: string, options: MigrationOptions = {}): Promise<string[]> {
+  return withMigrationLock(knex, options, async () => {
+    const mine = await namesIn(directory, options);
+    const names = (await migrationStatus(knex, options)).pending.filter((name) => mine.has(name));
+    for (const name of names) await knex.migrate.up({ ...migratorConfig(options), name });
+    return names;
+  });
+}
+
+/** Undoes the applied migrations of one directory only (a module's dropTables()), newest first. */
+export async function migrateDirectoryDown(knex: Knex, directory: string, options: MigrationOptions = {}): Promise<string[]> {
+  return withMigrationLock(knex, options, async () => {
+    const mine = await namesIn(directory, options);
+    const names = (await migrationStatus(knex, options)).completed.filter((name) => mine.has(name)).reverse();
+    for (const name of names) await knex.migrate.down({ ...migratorConfig(options), name });
+    return names;
+  });
+}
