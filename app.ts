@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
-import { pendingMigrations } from './lib/db.js';
+import { migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
 import { createLogger } from './lib/logger.js';
 import { collectModules, type SiteModule } from './lib/modules.js';
@@ -62,7 +62,8 @@ export async function startServer(config: Config): Promise<{ server: Server; app
     await database.stop();
     throw error;
   };
-  const pending = await pendingMigrations(app.locals.ctx.db).catch(abort);
+  const { ctx } = app.locals;
+  const pending = await pendingMigrations(ctx.db, { directories: migrationDirectories(ctx.site.migrationDirectories) }).catch(abort);
   if (pending.length > 0) {
     await abort(
       new ConfigError(

@@ -1,10 +1,6 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from './logger.js';
-import { projectRoot } from './paths.js';
 
 // Return BIGINT counts and ids as numbers and timestamps as Date (pg default); NUMERIC
 // is not used by the schema. Set per connection, not on pg's process-wide registry.
@@ -37,40 +33,5 @@ export function createKnex(connectionString: string, options: { poolMax: number;
       deprecate: (message: unknown) => logger.warn({ component: 'knex' }, String(message)),
       debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
     },
-    migrations: { migrationSource: new MigrationSource(), tableName: 'knex_migrations' },
   });
-}
-
-/**
- * Knex records a migration under its file name; stripping the extension lets the
- * TypeScript sources (tsx, tests) and the compiled dist/ files share one history.
- */
-export class MigrationSource implements Knex.MigrationSource<string> {
-  constructor(private readonly directory = resolveMigrationsDir()) {}
-
-  async getMigrations(): Promise<string[]> {
-    return readdirSync(this.directory)
-      .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'))
-      .sort();
-  }
-
-  getMigrationName(file: string): string {
-    return file.replace(/\.(ts|js)$/, '');
-  }
-
-  async getMigration(file: string): Promise<Knex.Migration> {
-    return import(pathToFileURL(path.join(this.directory, file)).href);
-  }
-}
-
-function resolveMigrationsDir(): string {
-  // Compiled runs load dist/migrations (.js); sources load migrations/ (.ts).
-  const compiled = import.meta.url.includes('/dist/');
-  return path.join(projectRoot, compiled ? 'dist/migrations' : 'migrations');
-}
-
-/** Names of the migrations not yet applied to this database. */
-export async function pendingMigrations(knex: Knex): Promise<string[]> {
-  const [, pending] = (await knex.migrate.list()) as [unknown[], Array<{ file: string } | string>];
-  return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
 }

@@ -6,6 +6,8 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Knex } from 'knex';
 import { createKnex } from '../../lib/db.js';
+import { createLogger } from '../../lib/logger.js';
+import { migrateLatest } from '../../lib/migrations.js';
 import { freePort, startEmbeddedPostgres, type RunningDatabase } from '../../lib/embedded-postgres.js';
 
 interface TestDatabase {
@@ -65,9 +67,9 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     adminUrl = embedded.url;
   }
   const url = await createScratchDatabase(adminUrl, name);
-  const knex = createKnex(url, 2);
+  const knex = createKnex(url, { poolMax: 2, logger: createLogger('warn') });
   try {
-    await knex.migrate.latest();
+    await migrateLatest(knex);
   } finally {
     await knex.destroy();
   }
