@@ -1,20 +1,20 @@
 // A browser-like client for the admin and profile forms: a session cookie for a user
-// (test/routes/api/helpers.ts), the CSRF cookie and field read from the page's form,
+// (test/support/fixtures.ts), the CSRF cookie and field read from the page's form,
 // urlencoded posts, and flash messages read from the page a redirect leads to.
-import type { Express } from 'express';
 import request from 'supertest';
+import { contextOf, type App } from '../../support/app.js';
 import { caller, type MakeUserOptions } from '../../support/fixtures.js';
 import type { User } from '../../../models/auth/users.js';
 
 export class AdminClient {
   private csrfCookie = '';
   constructor(
-    readonly app: Express,
+    readonly app: App,
     readonly user: User & { cookie: string; sid: string; publicId: string },
   ) {}
 
-  static async as(app: Express, options: MakeUserOptions = {}): Promise<AdminClient> {
-    return new AdminClient(app, await caller(options));
+  static async as(app: App, options: MakeUserOptions = {}): Promise<AdminClient> {
+    return new AdminClient(app, await caller(contextOf(app), options));
   }
 
   cookies(): string {

@@ -1,9 +1,9 @@
 // The admin shell: the guard, the navigation built from the permission catalogue
 // (a section shows only with its view permission), the user's name, the logout form.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { createTestApp, resetData } from '../../support/app.js';
+import type { AppContext } from '../../../lib/context.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { makeUser } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
@@ -13,12 +13,16 @@ function navLinks(html: string): string[] {
 }
 
 describe('/admin shell', () => {
-  let app: Express;
-  before(() => (app = createTestApp()));
-  beforeEach(resetData);
+  let app: App;
+  let ctx: AppContext;
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
 
   it('sends a visitor without a session to the login page, and refuses a session without admin.access', async () => {
-    await makeUser();
+    await makeUser(ctx);
     const anonymous = await request(app).get('/admin/users');
     expect(anonymous.status).to.equal(303);
     expect(anonymous.headers.location).to.equal('/auth/login?next=%2Fadmin%2Fusers');

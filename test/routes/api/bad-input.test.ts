@@ -1,16 +1,17 @@
-// For every route, malformed requests (wrong types, arrays for strings, __proto__,
-// unknown fields, bad params, oversized or non-JSON bodies, cross-site writes) → a 4xx
-// with the error shape, never a 500, and nothing written.
+// For every /app/api row the modules register, malformed requests (wrong types, arrays
+// for strings, __proto__, unknown fields, NUL and lone surrogates, bad params,
+// oversized or non-JSON bodies, cross-site writes) → a 4xx with the error shape, never
+// a 500, and nothing written. A row without a case fails this file. Unknown paths,
+// whatever the method, are a JSON 404.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { db } from '../../../lib/db.js';
-import { apiRoutes } from '../../../routes/api/index.js';
-import { createTestApp, resetData } from '../../support/app.js';
+import type { AppContext } from '../../../lib/context.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { caller, makeUser } from '../../support/fixtures.js';
+import { mounted, registeredRows } from './route-table.js';
 
 interface Case {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   route: string;
   path: string;
   body?: unknown;
@@ -84,28 +85,83 @@ const CASES: Case[] = [
   { method: 'put', route: '/roles/:id', path: '/roles/1', body: { permissions: null }, status: 400, why: 'null permissions' },
   { method: 'delete', route: '/roles/:id', path: '/roles/1e3', status: 400, why: 'exponent id' },
   { method: 'get', route: '/permissions', path: '/permissions?section=users', status: 400, why: 'unknown query parameter' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A\u0000B' }, status: 400, why: 'NUL in the name' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A\ud800' }, status: 400, why: 'lone surrogate in the name' },
+  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A', role: 'bad<role>' }, status: 400, why: 'role name outside its pattern' },
+  { method: 'post', route: '/users/:id/resend-invitation', path: '/users/abc/resend-invitation', status: 400, why: 'id not a number' },
+  { method: 'post', route: '/users/:id/resend-invitation', path: `/users/${T}/resend-invitation`, body: { email: 'x@example.com' }, status: 400, why: 'unexpected body' },
+  { method: 'post', route: '/roles', path: '/roles', body: { name: 'bad/name', permissions: [] }, status: 400, why: 'role name outside its pattern' },
+  { method: 'put', route: '/roles/:id', path: '/roles/1', body: { name: 'a\u0000b' }, status: 400, why: 'NUL in the role name' },
+  // Pages module: admin routes
+  { method: 'get', route: '/admin/pages', path: '/admin/pages?limit=abc', status: 400, why: 'limit not a number' },
+  { method: 'get', route: '/admin/pages', path: '/admin/pages?visibility=hidden', status: 400, why: 'unknown visibility' },
+  { method: 'post', route: '/admin/pages', path: '/admin/pages', body: { title: 42 }, status: 400, why: 'number for the title' },
+  { method: 'post', route: '/admin/pages', path: '/admin/pages', body: { title: 'T', author_id: 1 }, status: 400, why: 'unknown field' },
+  { method: 'post', route: '/admin/pages', path: '/admin/pages', body: { title: 'T\u0000' }, status: 400, why: 'NUL in the title' },
+  { method: 'get', route: '/admin/pages/templates', path: '/admin/pages/templates?all=1', status: 400, why: 'unknown query parameter' },
+  { method: 'get', route: '/admin/pages/:id', path: '/admin/pages/abc', status: 400, why: 'id not a number' },
+  { method: 'put', route: '/admin/pages/:id', path: '/admin/pages/999999', body: { blocks: 'x' }, status: 400, why: 'string for the blocks' },
+  { method: 'post', route: '/admin/pages/:id/duplicate', path: '/admin/pages/999999/duplicate', status: 404, why: 'no such page' },
+  { method: 'delete', route: '/admin/pages/:id', path: '/admin/pages/1?cascade=perhaps', status: 400, why: 'non-boolean cascade' },
+  { method: 'get', route: '/admin/media', path: '/admin/media?limit=0', status: 400, why: 'limit zero' },
+  { method: 'post', route: '/admin/media', path: '/admin/media', body: { file: 'data:image/png;base64,AAAA' }, status: 415, why: 'JSON instead of multipart' },
+  { method: 'get', route: '/admin/media/:id', path: '/admin/media/abc', status: 400, why: 'id not a number' },
+  { method: 'put', route: '/admin/media/:id', path: '/admin/media/999999', body: { alt: 5 }, status: 400, why: 'number for the alt text' },
+  { method: 'delete', route: '/admin/media/:id', path: '/admin/media/1e3', status: 400, why: 'exponent id' },
+  // Pages module: public reads
+  { method: 'get', route: '/pages/by-path', path: '/pages/by-path', status: 400, why: 'missing path' },
+  { method: 'get', route: '/pages', path: '/pages?limit=0', status: 400, why: 'limit zero' },
 ];
 
+const ROWS = mounted(registeredRows().apiRoutes);
+
 describe('/app/api bad input', () => {
-  let app: Express;
+  let app: App;
+  let ctx: AppContext;
   before(() => {
     app = createTestApp();
+    ctx = contextOf(app);
   });
-  beforeEach(resetData);
+  beforeEach(() => resetData(ctx));
 
-  it('has at least one malformed request for every route', () => {
-    const covered = new Set(CASES.map((entry) => `${entry.method} ${entry.route}`));
-    const missing = apiRoutes.map((route) => `${route.method} ${route.path}`).filter((key) => !covered.has(key));
-    expect(missing).to.deep.equal([]);
+  it('has at least one malformed request for every row, and none for a row that does not exist', () => {
+    const covered = new Set(CASES.map((entry) => `${entry.method.toUpperCase()} ${entry.route}`));
+    expect(ROWS.map((row) => row.key).filter((key) => !covered.has(key))).to.deep.equal([]);
+    expect([...covered].filter((key) => !ROWS.some((row) => row.key === key))).to.deep.equal([]);
   });
+
+  for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+    it(`${method.toUpperCase()} /app/api/does-not-exist → 404 {error, code: not_found}`, async () => {
+      const admin = await caller(ctx, { role: 'admin' });
+      const response = await request(app)[method]('/app/api/does-not-exist').set('Cookie', admin.cookie).send(method === 'get' ? undefined : { x: 1 });
+      expect(response.status).to.equal(404);
+      expect(response.headers['content-type']).to.match(/^application\/json/);
+      expect(response.body).to.include({ code: 'not_found' });
+      expect(response.body.error).to.be.a('string');
+    });
+  }
+
+  it('answers an unknown path with a JSON 404 without a session too, and for a method no row declares', async () => {
+    for (const [method, path] of [
+      ['post', '/app/api/does-not-exist'],
+      ['get', '/app/api/users/1/unknown'],
+      ['patch', '/app/api/users/1'],
+    ] as const) {
+      const response = await request(app)[method](path);
+      expect(response.status, `${method} ${path}`).to.equal(404);
+      expect(response.body.code).to.equal('not_found');
+    }
+  });
+
+  const tables = ['app_auth_users', 'app_auth_roles', 'app_auth_role_permissions', 'app_auth_user_roles', 'app_pages', 'app_pages_media'];
+  const snapshot = async () => Promise.all(tables.map((table) => ctx.db(table).select().then((rows) => JSON.stringify(rows))));
 
   for (const entry of CASES) {
     it(`${entry.method.toUpperCase()} ${entry.path.slice(0, 60)} (${entry.why}) → ${entry.status}`, async () => {
-      const target = await makeUser({ name: 'Target' });
+      const target = await makeUser(ctx, { name: 'Target' });
       expect(target.id).to.equal(T);
-      const admin = await caller({ role: 'admin' });
-      const usersBefore = await db()('app_auth_users').orderBy('id').select();
-      const rolesBefore = await db()('app_auth_roles').count({ count: '*' }).first();
+      const admin = await caller(ctx, { role: 'admin' });
+      const before = await snapshot();
       let req = request(app)[entry.method]('/app/api' + entry.path).set('Cookie', admin.cookie);
       for (const [name, value] of Object.entries(entry.headers ?? {})) req = req.set(name, value);
       if (entry.raw) req = req.set('Content-Type', entry.raw.type).send(entry.raw.data);
@@ -114,8 +170,7 @@ describe('/app/api bad input', () => {
       expect(response.status, JSON.stringify(response.body)).to.equal(entry.status);
       expect(response.body).to.have.property('error').that.is.a('string');
       expect(response.body).to.have.property('code').that.is.a('string');
-      expect(await db()('app_auth_users').orderBy('id').select()).to.deep.equal(usersBefore);
-      expect(await db()('app_auth_roles').count({ count: '*' }).first()).to.deep.equal(rolesBefore);
+      expect(await snapshot()).to.deep.equal(before);
     });
   }
 });

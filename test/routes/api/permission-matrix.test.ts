@@ -1,142 +1,141 @@
-// Every /app/api route of SPEC A6 × five callers → the expected status. The table
-// below is checked against the router's own route list first, so a route added
-// without a row here fails this file.
+// Every /app/api row the site's modules register (core and pages) × five callers → the
+// expected status, derived from the row's own access rule. The table below holds one
+// valid request per row, keyed "METHOD path": a row without an entry (or an entry
+// without a row) fails this file, so a new route cannot be forgotten.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { db } from '../../../lib/db.js';
-import { apiRoutes } from '../../../routes/api/index.js';
+import type { AppContext } from '../../../lib/context.js';
 import { issueToken } from '../../../models/auth/verifications.js';
-import { createTestApp, resetData } from '../../support/app.js';
-import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser, type LoggedIn } from '../../support/fixtures.js';
 import type { User } from '../../../models/auth/users.js';
+import type { Access } from '../../../routes/define.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
+import { PASSWORD, PNG_1X1, caller, logIn, type LoggedIn } from '../../support/fixtures.js';
+import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture } from './route-table.js';
 
-type Access = string | 'user' | 'token';
-
-interface Fixture {
-  target: User;
-  heldRoleId: number;
-  spareRoleId: number;
-  caller?: User & LoggedIn;
-}
-
-interface Row {
-  method: 'get' | 'post' | 'put' | 'delete';
-  /** The path as the router declares it, relative to /app/api. */
-  route: string;
-  access: Access;
-  /** Status of a valid request by a caller who is allowed. */
+interface Sample {
+  /** Status of this request by a caller who is allowed. */
   ok: number;
   path(fixture: Fixture): string | Promise<string>;
-  body?: (fixture: Fixture) => object;
-  upload?: boolean;
+  body?(fixture: Fixture): object | Promise<object>;
 }
 
-const unique = () => Math.random().toString(36).slice(2, 8);
-
-const ROWS: Row[] = [
-  // Users (users.view / users.manage)
-  { method: 'get', route: '/users', access: 'users.view', ok: 200, path: () => '/users?limit=10' },
-  { method: 'post', route: '/users', access: 'users.manage', ok: 201, path: () => '/users', body: () => ({ email: `new-${unique()}@example.com`, name: 'Nouveau', password: PASSWORD }) },
-  { method: 'get', route: '/users/:id', access: 'users.view', ok: 200, path: (f) => `/users/${f.target.id}` },
-  { method: 'put', route: '/users/:id', access: 'users.manage', ok: 200, path: (f) => `/users/${f.target.id}`, body: () => ({ name: 'Renommé' }) },
-  { method: 'put', route: '/users/:id/email', access: 'users.manage', ok: 200, path: (f) => `/users/${f.target.id}/email`, body: () => ({ email: `moved-${unique()}@example.com` }) },
-  { method: 'put', route: '/users/:id/password', access: 'users.manage', ok: 204, path: (f) => `/users/${f.target.id}/password`, body: () => ({ password: 'another password' }) },
-  { method: 'post', route: '/users/:id/send-password-reset', access: 'users.manage', ok: 204, path: (f) => `/users/${f.target.id}/send-password-reset` },
-  { method: 'get', route: '/users/:id/roles', access: 'users.view', ok: 200, path: (f) => `/users/${f.target.id}/roles` },
-  { method: 'post', route: '/users/:id/roles', access: 'users.manage', ok: 201, path: (f) => `/users/${f.target.id}/roles`, body: (f) => ({ role_id: f.spareRoleId }) },
-  { method: 'delete', route: '/users/:id/roles/:roleId', access: 'users.manage', ok: 204, path: (f) => `/users/${f.target.id}/roles/${f.heldRoleId}` },
+const SAMPLES: Record<string, Sample> = {
   // Profile (any logged-in user)
-  { method: 'put', route: '/users/profile', access: 'user', ok: 200, path: () => '/users/profile', body: () => ({ name: 'Moi' }) },
-  { method: 'post', route: '/users/profile/email', access: 'user', ok: 202, path: () => '/users/profile/email', body: () => ({ email: `me-${unique()}@example.com`, current_password: PASSWORD }) },
-  {
-    method: 'get',
-    route: '/users/email/confirm',
-    access: 'token',
+  'PUT /users/profile': { ok: 200, path: () => '/users/profile', body: () => ({ name: 'Moi' }) },
+  'POST /users/profile/email': { ok: 202, path: () => '/users/profile/email', body: () => ({ email: `me-${unique()}@example.com`, current_password: PASSWORD }) },
+  'GET /users/email/confirm': {
     ok: 200,
-    path: async (f) => `/users/email/confirm?token=${(await issueToken('email_change', f.target, { newEmail: `confirmed-${unique()}@example.com` })).token}`,
+    path: async (f) => `/users/email/confirm?token=${(await issueToken(f.ctx, 'email_change', f.target, { newEmail: `confirmed-${unique()}@example.com` })).token}`,
   },
-  { method: 'post', route: '/users/profile/password', access: 'user', ok: 204, path: () => '/users/profile/password', body: () => ({ current_password: PASSWORD, new_password: 'a new password' }) },
-  { method: 'post', route: '/users/profile/picture', access: 'user', ok: 200, path: () => '/users/profile/picture', upload: true },
-  { method: 'delete', route: '/users/profile/picture', access: 'user', ok: 204, path: () => '/users/profile/picture' },
-  { method: 'get', route: '/users/profile/sessions', access: 'user', ok: 200, path: () => '/users/profile/sessions' },
-  { method: 'delete', route: '/users/profile/sessions', access: 'user', ok: 200, path: () => '/users/profile/sessions?keep_current=true' },
-  {
-    method: 'delete',
-    route: '/users/profile/sessions/:sessionId',
-    access: 'user',
+  'POST /users/profile/password': { ok: 204, path: () => '/users/profile/password', body: () => ({ current_password: PASSWORD, new_password: 'a new password' }) },
+  'POST /users/profile/picture': { ok: 200, path: () => '/users/profile/picture' },
+  'DELETE /users/profile/picture': { ok: 204, path: () => '/users/profile/picture' },
+  'GET /users/profile/sessions': { ok: 200, path: () => '/users/profile/sessions' },
+  'DELETE /users/profile/sessions': { ok: 200, path: () => '/users/profile/sessions?keep_current=true' },
+  'DELETE /users/profile/sessions/:sessionId': {
     ok: 204,
-    path: async (f) => `/users/profile/sessions/${f.caller ? (await logIn(f.caller)).publicId : 'a'.repeat(32)}`,
+    path: async (f) => `/users/profile/sessions/${f.caller ? (await logIn(f.ctx, f.caller)).publicId : 'a'.repeat(32)}`,
   },
+  // Users (users.view / users.manage)
+  'GET /users': { ok: 200, path: () => '/users?limit=10' },
+  'POST /users': { ok: 201, path: () => '/users', body: () => ({ email: `new-${unique()}@example.com`, name: 'Nouveau', password: PASSWORD }) },
+  'GET /users/:id': { ok: 200, path: (f) => `/users/${f.target.id}` },
+  'PUT /users/:id': { ok: 200, path: (f) => `/users/${f.target.id}`, body: () => ({ name: 'Renommé' }) },
+  'PUT /users/:id/email': { ok: 202, path: (f) => `/users/${f.target.id}/email`, body: () => ({ email: `moved-${unique()}@example.com` }) },
+  'PUT /users/:id/password': { ok: 204, path: (f) => `/users/${f.target.id}/password`, body: () => ({ password: 'another password' }) },
+  'POST /users/:id/send-password-reset': { ok: 204, path: (f) => `/users/${f.target.id}/send-password-reset` },
+  // The target has a password: a 409 still shows that the guard let the caller through.
+  'POST /users/:id/resend-invitation': { ok: 409, path: (f) => `/users/${f.target.id}/resend-invitation` },
+  'GET /users/:id/roles': { ok: 200, path: (f) => `/users/${f.target.id}/roles` },
+  'POST /users/:id/roles': { ok: 201, path: (f) => `/users/${f.target.id}/roles`, body: (f) => ({ role_id: f.spareRoleId }) },
+  'DELETE /users/:id/roles/:roleId': { ok: 204, path: (f) => `/users/${f.target.id}/roles/${f.heldRoleId}` },
   // Roles and permissions (roles.view / roles.manage)
-  { method: 'get', route: '/roles', access: 'roles.view', ok: 200, path: () => '/roles' },
-  { method: 'post', route: '/roles', access: 'roles.manage', ok: 201, path: () => '/roles', body: () => ({ name: `role-${unique()}`, permissions: [] }) },
-  { method: 'get', route: '/roles/:id', access: 'roles.view', ok: 200, path: (f) => `/roles/${f.spareRoleId}` },
-  { method: 'put', route: '/roles/:id', access: 'roles.manage', ok: 200, path: (f) => `/roles/${f.spareRoleId}`, body: () => ({ description: 'Modifié' }) },
-  { method: 'delete', route: '/roles/:id', access: 'roles.manage', ok: 204, path: (f) => `/roles/${f.spareRoleId}` },
-  { method: 'get', route: '/permissions', access: 'roles.view', ok: 200, path: () => '/permissions' },
-];
+  'GET /roles': { ok: 200, path: () => '/roles' },
+  'POST /roles': { ok: 201, path: () => '/roles', body: () => ({ name: `role-${unique()}`, permissions: [] }) },
+  'GET /roles/:id': { ok: 200, path: (f) => `/roles/${f.spareRoleId}` },
+  'PUT /roles/:id': { ok: 200, path: (f) => `/roles/${f.spareRoleId}`, body: () => ({ description: 'Modifié' }) },
+  'DELETE /roles/:id': { ok: 204, path: (f) => `/roles/${f.spareRoleId}` },
+  'GET /permissions': { ok: 200, path: () => '/permissions' },
+  // Pages module: admin routes (pages.view / pages.manage)
+  'GET /admin/pages': { ok: 200, path: () => '/admin/pages' },
+  'POST /admin/pages': { ok: 201, path: () => '/admin/pages', body: () => ({ title: `Nouvelle ${unique()}` }) },
+  'GET /admin/pages/templates': { ok: 200, path: () => '/admin/pages/templates' },
+  'GET /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}` },
+  'PUT /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}`, body: () => ({ title: 'Renommée' }) },
+  'POST /admin/pages/:id/duplicate': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/duplicate` },
+  'DELETE /admin/pages/:id': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}` },
+  // Pages module: media library (pages.manage)
+  'GET /admin/media': { ok: 200, path: () => '/admin/media' },
+  'POST /admin/media': { ok: 201, path: () => '/admin/media' },
+  'GET /admin/media/:id': { ok: 200, path: async (f) => `/admin/media/${(await f.media()).id}` },
+  'PUT /admin/media/:id': { ok: 200, path: async (f) => `/admin/media/${(await f.media()).id}`, body: () => ({ alt: 'Texte' }) },
+  'DELETE /admin/media/:id': { ok: 204, path: async (f) => `/admin/media/${(await f.media()).id}` },
+  // Pages module: public reads
+  'GET /pages/by-path': { ok: 200, path: async (f) => `/pages/by-path?path=${(await f.page()).slug}` },
+  'GET /pages': { ok: 200, path: () => '/pages' },
+};
 
 type CallerKind = 'no session' | 'user without permission' | 'admin.access only' | 'admin.access + the route permission' | 'administrator';
 const CALLERS: CallerKind[] = ['no session', 'user without permission', 'admin.access only', 'admin.access + the route permission', 'administrator'];
 
-function expectedStatus(row: Row, kind: CallerKind): number {
-  if (row.access === 'token') return row.ok;
+function expectedStatus(access: Access, kind: CallerKind, ok: number): number {
+  if (access === 'public' || access === 'anyone') return ok;
   if (kind === 'no session') return 401;
-  if (row.access === 'user') return row.ok;
-  if (kind === 'user without permission' || kind === 'admin.access only') return 403;
-  return row.ok;
+  if (access === 'user') return ok;
+  if (kind === 'user without permission') return 403;
+  if (kind === 'admin.access only') return access.permission === 'admin.access' ? ok : 403;
+  return ok;
 }
 
-async function makeCaller(kind: CallerKind, row: Row): Promise<(User & LoggedIn) | undefined> {
+async function makeCaller(ctx: AppContext, kind: CallerKind, access: Access): Promise<(User & LoggedIn) | undefined> {
   switch (kind) {
     case 'no session':
       return undefined;
     case 'user without permission':
-      return caller();
+      return caller(ctx);
     case 'admin.access only':
-      return caller({ permissions: ['admin.access'] });
+      return caller(ctx, { permissions: ['admin.access'] });
     case 'admin.access + the route permission':
-      return caller({ permissions: ['admin.access', ...(row.access.includes('.') ? [row.access] : [])] });
+      return caller(ctx, { permissions: ['admin.access', ...(typeof access === 'object' ? [access.permission] : [])] });
     case 'administrator':
-      return caller({ role: 'admin' });
+      return caller(ctx, { role: 'admin' });
   }
 }
 
+const ROWS = mounted(registeredRows().apiRoutes);
+
 describe('/app/api permission matrix', () => {
-  let app: Express;
+  let app: App;
+  let ctx: AppContext;
   before(() => {
     app = createTestApp();
+    ctx = contextOf(app);
   });
-  beforeEach(resetData);
+  beforeEach(() => resetData(ctx));
 
-  it('has one row for every route the API router mounts, with the same access rule', () => {
-    const mounted = apiRoutes.map((route) => {
-      const access = typeof route.access === 'object' ? route.access.permission : route.access;
-      return `${route.method.toUpperCase()} ${route.path} ${access}`;
-    });
-    const tabled = ROWS.map((row) => `${row.method.toUpperCase()} ${row.route} ${row.access}`);
-    expect(tabled.sort()).to.deep.equal(mounted.sort());
+  it('has one valid request for every row the modules register on /app/api, and none for a row that does not exist', () => {
+    expect(ROWS.map((row) => row.key).filter((key) => !SAMPLES[key]), 'rows without a sample').to.deep.equal([]);
+    expect(Object.keys(SAMPLES).filter((key) => !ROWS.some((row) => row.key === key)), 'samples without a row').to.deep.equal([]);
+  });
+
+  it('mounts exactly those rows on the application', () => {
+    expect(mounted(ctx.site.apiRoutes).map((row) => row.key)).to.deep.equal(ROWS.map((row) => row.key));
   });
 
   for (const row of ROWS) {
+    const sample = SAMPLES[row.key];
+    if (!sample) continue;
     for (const kind of CALLERS) {
-      const status = expectedStatus(row, kind);
-      it(`${row.method.toUpperCase()} ${row.route}: ${kind} → ${status}`, async () => {
-        // The administrator keeps another admin beside it, and the target is a plain user.
-        await makeUser({ role: 'admin' });
-        const heldRoleId = await makeRole([], `held-${unique()}`);
-        const spareRoleId = await makeRole([], `spare-${unique()}`);
-        const target = await makeUser();
-        await makeUser({ role: 'user' });
-        await db()('app_auth_user_roles').insert({ user_id: target.id, role_id: heldRoleId });
-        const who = await makeCaller(kind, row);
-        const fixture: Fixture = { target, heldRoleId, spareRoleId, caller: who };
-        const path = '/app/api' + (await row.path(fixture));
+      const status = expectedStatus(row.access, kind, sample.ok);
+      it(`${row.key} (${describeAccess(row.access)}): ${kind} → ${status}`, async () => {
+        const fixture = await makeFixture(ctx);
+        const who = await makeCaller(ctx, kind, row.access);
+        fixture.caller = who;
+        const path = '/app/api' + (await sample.path(fixture));
         let req = request(app)[row.method](path).set('Accept', 'application/json');
         if (who) req = req.set('Cookie', who.cookie);
-        if (row.upload) req = req.attach('picture', PNG_1X1, { filename: 'me.png', contentType: 'image/png' });
-        else if (row.body) req = req.send(row.body(fixture));
+        if (row.row.upload) req = req.attach(row.row.upload.field, PNG_1X1, { filename: 'image.png', contentType: 'image/png' });
+        else if (sample.body) req = req.send(await sample.body(fixture));
         const response = await req;
         expect(response.status, JSON.stringify(response.body)).to.equal(status);
         if (status === 401) expect(response.body.code).to.equal('unauthenticated');

@@ -1,19 +1,20 @@
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { db } from '../../../lib/db.js';
-import { createTestApp, resetData } from '../../support/app.js';
+import type { AppContext } from '../../../lib/context.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { caller, makeRole, makeUser } from '../../support/fixtures.js';
 
 describe('/app/api/roles and /app/api/permissions', () => {
-  let app: Express;
+  let app: App;
+  let ctx: AppContext;
   before(() => {
     app = createTestApp();
+    ctx = contextOf(app);
   });
-  beforeEach(resetData);
+  beforeEach(() => resetData(ctx));
 
   it('GET /permissions gives the catalogue grouped, core sections first, modules after', async () => {
-    const admin = await caller({ role: 'admin' });
+    const admin = await caller(ctx, { role: 'admin' });
     const response = await request(app).get('/app/api/permissions').set('Cookie', admin.cookie);
     expect(response.status).to.equal(200);
     const sections = response.body.map((section: { section: string }) => section.section);
@@ -26,24 +27,24 @@ describe('/app/api/roles and /app/api/permissions', () => {
         { key: 'users.manage', label: 'Gérer les utilisateurs' },
       ],
     });
-    const positions = await db()('app_auth_permission_sections').whereIn('key', sections).orderBy('position').pluck('key');
+    const positions = await ctx.db('app_auth_permission_sections').whereIn('key', sections).orderBy('position').pluck('key');
     expect(sections).to.deep.equal(positions);
   });
 
   it('creates, shows, lists, changes and deletes a role, with the role JSON of DESIGN §3', async () => {
-    const admin = await caller({ role: 'admin' });
+    const admin = await caller(ctx, { role: 'admin' });
     const created = await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'editor', description: 'Rédaction', permissions: ['users.view', 'admin.access'] });
     expect(created.status).to.equal(201);
     expect(created.body).to.deep.include({ name: 'editor', description: 'Rédaction', permissions: ['admin.access', 'users.view'], system: false, user_count: 0 });
     expect(created.body).to.have.all.keys('id', 'name', 'description', 'permissions', 'system', 'user_count');
-    await makeUser({ role: 'editor' });
+    await makeUser(ctx, { role: 'editor' });
     const shown = await request(app).get(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie);
     expect(shown.body.user_count).to.equal(1);
     const list = await request(app).get('/app/api/roles').set('Cookie', admin.cookie);
     expect(list.body).to.include({ total: 3, limit: 50, offset: 0 });
     expect(list.body.items.map((role: { name: string }) => role.name)).to.deep.equal(['admin', 'user', 'editor']);
     const adminRole = list.body.items[0];
-    expect(adminRole.permissions).to.deep.equal((await db()('app_auth_permissions').orderBy('key').pluck('key')));
+    expect(adminRole.permissions).to.deep.equal((await ctx.db('app_auth_permissions').orderBy('key').pluck('key')));
     const changed = await request(app).put(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie).send({ permissions: ['roles.view'] });
     expect(changed.body.permissions).to.deep.equal(['roles.view']);
     expect((await request(app).delete(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie)).status).to.equal(204);
@@ -51,27 +52,27 @@ describe('/app/api/roles and /app/api/permissions', () => {
   });
 
   it('gives the users of a deleted role the base role `user`', async () => {
-    const admin = await caller({ role: 'admin' });
-    const roleId = await makeRole(['pages.view'], 'editor');
-    const holder = await makeUser({ role: 'editor' });
+    const admin = await caller(ctx, { role: 'admin' });
+    const roleId = await makeRole(ctx, ['pages.view'], 'editor');
+    const holder = await makeUser(ctx, { role: 'editor' });
     expect((await request(app).delete(`/app/api/roles/${roleId}`).set('Cookie', admin.cookie)).status).to.equal(204);
     expect((await request(app).get(`/app/api/users/${holder.id}`).set('Cookie', admin.cookie)).body.role).to.equal('user');
   });
 
   it('refuses a duplicate name (409) and permissions outside the catalogue (400), writing nothing', async () => {
-    const admin = await caller({ role: 'admin' });
-    await makeRole([], 'editor');
+    const admin = await caller(ctx, { role: 'admin' });
+    await makeRole(ctx, [], 'editor');
     expect((await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'editor', permissions: [] })).status).to.equal(409);
     const unknown = await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'other', permissions: ['users.view', 'everything.root'] });
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error).to.include('everything.root');
-    expect(await db()('app_auth_roles').where({ name: 'other' })).to.have.length(0);
+    expect(await ctx.db('app_auth_roles').where({ name: 'other' })).to.have.length(0);
   });
 
   it('never deletes a system role, never edits admin, never renames user', async () => {
-    const admin = await caller({ role: 'admin' });
-    const adminId = (await db()('app_auth_roles').where({ name: 'admin' }).first()).id;
-    const userId = (await db()('app_auth_roles').where({ name: 'user' }).first()).id;
+    const admin = await caller(ctx, { role: 'admin' });
+    const adminId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first()).id;
+    const userId = (await ctx.db('app_auth_roles').where({ name: 'user' }).first()).id;
     expect((await request(app).delete(`/app/api/roles/${adminId}`).set('Cookie', admin.cookie)).status).to.equal(409);
     expect((await request(app).delete(`/app/api/roles/${userId}`).set('Cookie', admin.cookie)).status).to.equal(409);
     expect((await request(app).put(`/app/api/roles/${adminId}`).set('Cookie', admin.cookie).send({ description: 'x' })).status).to.equal(409);
@@ -81,16 +82,16 @@ describe('/app/api/roles and /app/api/permissions', () => {
   });
 
   it('forbids a role manager to put into a role, or take out of it, a permission it lacks', async () => {
-    const manager = await caller({ permissions: ['admin.access', 'roles.view', 'roles.manage'] });
-    const ownRoleId = (await db()('app_auth_users').where({ id: manager.id }).first()).role_id;
+    const manager = await caller(ctx, { permissions: ['admin.access', 'roles.view', 'roles.manage'] });
+    const ownRoleId = (await ctx.db('app_auth_users').where({ id: manager.id }).first()).role_id;
     const grow = await request(app).put(`/app/api/roles/${ownRoleId}`).set('Cookie', manager.cookie).send({ permissions: ['admin.access', 'roles.view', 'roles.manage', 'users.manage'] });
     expect(grow.status).to.equal(403);
     expect(grow.body.code).to.equal('escalation');
     const create = await request(app).post('/app/api/roles').set('Cookie', manager.cookie).send({ name: 'sneaky', permissions: ['users.manage'] });
     expect(create.status).to.equal(403);
-    const otherId = await makeRole(['users.manage'], 'managers');
+    const otherId = await makeRole(ctx, ['users.manage'], 'managers');
     expect((await request(app).put(`/app/api/roles/${otherId}`).set('Cookie', manager.cookie).send({ permissions: [] })).status).to.equal(403);
     expect((await request(app).delete(`/app/api/roles/${otherId}`).set('Cookie', manager.cookie)).status).to.equal(403);
-    expect(await db()('app_auth_role_permissions').where({ role_id: ownRoleId }).pluck('permission_key')).not.to.include('users.manage');
+    expect(await ctx.db('app_auth_role_permissions').where({ role_id: ownRoleId }).pluck('permission_key')).not.to.include('users.manage');
   });
 });
