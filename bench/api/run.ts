@@ -87,14 +87,17 @@ async function main(): Promise<void> {
   );
   const ctx = app.locals.ctx;
   try {
-    const userRole = await ctx.db('app_auth_roles').where({ name: 'user' }).first('id');
+    const roleId = async (name: string): Promise<number> => {
+      const role = await ctx.db('app_auth_roles').where({ name }).first('id');
+      if (!role) throw new Error(`no role "${name}": were the migrations run?`);
+      return role.id;
+    };
     await ctx.db.raw(
       `INSERT INTO app_auth_users (email, name, role_id, email_verified)
        SELECT 'user' || g || '@example.com', 'User ' || g, ?, true FROM generate_series(1, ?) g`,
-      [userRole.id, USERS - 1],
+      [await roleId('user'), USERS - 1],
     );
-    const adminRole = await ctx.db('app_auth_roles').where({ name: 'admin' }).first('id');
-    const [admin] = await ctx.db('app_auth_users').insert({ email: 'admin@example.com', name: 'Admin', role_id: adminRole.id, email_verified: true }).returning('id');
+    const [admin] = await ctx.db('app_auth_users').insert({ email: 'admin@example.com', name: 'Admin', role_id: await roleId('admin'), email_verified: true }).returning('id');
     await ctx.db.raw('ANALYZE');
     const sid = await createSession(ctx, admin.id, { ip: '127.0.0.1', userAgent: 'bench' });
     const cookie = `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, ctx.config.sessionSecret))}`;
