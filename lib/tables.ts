@@ -1,0 +1,269 @@
+// The rows of every table the migrations create, as the pg driver returns them
+// (timestamps as Date, json/jsonb parsed, integers as number), and the knex typing of
+// `knex('<table>')` built from them. Types only: nothing here exists at run time.
+//
+// Keep in step with migrations/ (test/foundation/schema-snapshot.json lists the columns).
+// A column with a default, a serial id or a nullable column may be left out of an insert;
+// updates take any subset of the insert's columns. Timestamps may be given as Date or as
+// an ISO string, and knex.fn.now()/knex.raw() are accepted anywhere by knex itself. A
+// json/jsonb object may be given as an object (pg serialises it) or as JSON text; an array
+// must be JSON text, since pg sends a JS array as a PostgreSQL array.
+import type { Knex } from 'knex';
+
+/** What a timestamptz column accepts on insert or update. */
+export type TimestampInput = Date | string;
+
+/** A JSON object stored in a json/jsonb column. */
+export type JsonObject = Record<string, unknown>;
+
+/** One element of app_pages.blocks: an object with a string `type` (models/pages/blocks.ts). */
+export interface BlockRow {
+  type: string;
+  [key: string]: unknown;
+}
+
+// ---------------------------------------------------------------- auth (core)
+
+export interface RoleRow {
+  id: number;
+  name: string;
+  description: string;
+  system: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface RoleInsert {
+  id?: number;
+  name: string;
+  description?: string;
+  system?: boolean;
+  created_at?: TimestampInput;
+  updated_at?: TimestampInput;
+}
+
+export interface PermissionSectionRow {
+  key: string;
+  label: string;
+  position: number;
+}
+
+export interface PermissionRow {
+  key: string;
+  section: string;
+  label: string;
+  position: number;
+}
+export type PermissionInsert = Omit<PermissionRow, 'position'> & { position?: number };
+
+export interface RolePermissionRow {
+  role_id: number;
+  permission_key: string;
+}
+
+export interface UserRow {
+  id: number;
+  /** Trimmed and lower-cased; unique. */
+  email: string;
+  name: string;
+  /** The primary role; further roles are in app_auth_user_roles. */
+  role_id: number;
+  email_verified: boolean;
+  image: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface UserInsert {
+  id?: number;
+  email: string;
+  name: string;
+  role_id: number;
+  email_verified?: boolean;
+  image?: string | null;
+  created_at?: TimestampInput;
+  updated_at?: TimestampInput;
+}
+
+export interface UserRoleRow {
+  user_id: number;
+  role_id: number;
+}
+
+export interface AccountRow {
+  id: number;
+  user_id: number;
+  provider: string;
+  account_id: string;
+  /** bcrypt hash; only the 'credential' provider has one. */
+  password_hash: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface AccountInsert {
+  id?: number;
+  user_id: number;
+  provider: string;
+  account_id: string;
+  password_hash?: string | null;
+  created_at?: TimestampInput;
+  updated_at?: TimestampInput;
+}
+
+export interface VerificationRow {
+  id: number;
+  /** A token kind of models/auth/verifications.ts. */
+  kind: string;
+  identifier: string;
+  user_id: number;
+  token_hash: string;
+  payload: JsonObject;
+  expires_at: Date;
+  created_at: Date;
+}
+export interface VerificationInsert {
+  id?: number;
+  kind: string;
+  identifier: string;
+  user_id: number;
+  token_hash: string;
+  payload?: JsonObject | string;
+  expires_at: TimestampInput;
+  created_at?: TimestampInput;
+}
+
+/** The connect-pg-simple store table (sid, sess, expire) plus the session list's columns. */
+export interface SessionRow {
+  sid: string;
+  sess: JsonObject;
+  expire: Date;
+  user_id: number | null;
+  public_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+}
+export interface SessionInsert {
+  sid: string;
+  sess: JsonObject | string;
+  expire: TimestampInput;
+  user_id?: number | null;
+  public_id?: string | null;
+  ip?: string | null;
+  user_agent?: string | null;
+  created_at?: TimestampInput;
+  last_seen_at?: TimestampInput;
+}
+
+export interface RateLimitRow {
+  key: string;
+  hits: number;
+  reset_at: Date;
+}
+export interface RateLimitInsert {
+  key: string;
+  hits: number;
+  reset_at: TimestampInput;
+}
+
+// ---------------------------------------------------------------- pages module
+
+export type PageVisibility = 'public' | 'private';
+
+export interface PageRow {
+  id: number;
+  parent_id: number | null;
+  title: string;
+  slug: string;
+  template: string;
+  blocks: BlockRow[];
+  seo: JsonObject;
+  visibility: PageVisibility;
+  author_id: number | null;
+  updated_by: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface PageInsert {
+  id?: number;
+  parent_id?: number | null;
+  title: string;
+  slug: string;
+  template?: string;
+  /** JSON text (JSON.stringify): pg would send a JS array as a PostgreSQL array, not as JSON. */
+  blocks?: string;
+  seo?: JsonObject | string;
+  visibility?: PageVisibility;
+  author_id?: number | null;
+  updated_by?: number | null;
+  created_at?: TimestampInput;
+  updated_at?: TimestampInput;
+}
+
+export interface MediaRow {
+  id: number;
+  /** Generated name of the stored file under the upload directory; unique. */
+  filename: string;
+  original_name: string;
+  mime_type: string;
+  size: number;
+  alt: string;
+  caption: string;
+  uploaded_by: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface MediaInsert {
+  id?: number;
+  filename: string;
+  original_name?: string;
+  mime_type: string;
+  size: number;
+  alt?: string;
+  caption?: string;
+  uploaded_by?: number | null;
+  created_at?: TimestampInput;
+  updated_at?: TimestampInput;
+}
+
+// ---------------------------------------------------------------- knex's own bookkeeping
+
+export interface KnexMigrationRow {
+  id: number;
+  name: string;
+  batch: number;
+  migration_time: Date;
+}
+export type KnexMigrationInsert = Omit<KnexMigrationRow, 'id' | 'migration_time'> & { id?: number; migration_time?: TimestampInput };
+
+export interface KnexMigrationLockRow {
+  index: number;
+  is_locked: number;
+}
+
+// ---------------------------------------------------------------- knex('<table>') typing
+
+/** Insert and update values may also be knex.raw()/knex.fn.now(), which CompositeTableType does not allow by itself. */
+type Writable<T> = { [K in keyof T]: T[K] | Knex.Raw };
+type Table<Row, Insert = Row> = Knex.CompositeTableType<Row, Writable<Insert>, Partial<Writable<Insert>>>;
+
+export interface AppTables {
+  app_auth_roles: Table<RoleRow, RoleInsert>;
+  app_auth_permission_sections: Table<PermissionSectionRow>;
+  app_auth_permissions: Table<PermissionRow, PermissionInsert>;
+  app_auth_role_permissions: Table<RolePermissionRow>;
+  app_auth_users: Table<UserRow, UserInsert>;
+  app_auth_user_roles: Table<UserRoleRow>;
+  app_auth_accounts: Table<AccountRow, AccountInsert>;
+  app_auth_verifications: Table<VerificationRow, VerificationInsert>;
+  app_auth_sessions: Table<SessionRow, SessionInsert>;
+  app_auth_rate_limits: Table<RateLimitRow, RateLimitInsert>;
+  app_pages: Table<PageRow, PageInsert>;
+  app_pages_media: Table<MediaRow, MediaInsert>;
+  knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;
+  knex_migrations_lock: Table<KnexMigrationLockRow>;
+}
+
+declare module 'knex/types/tables.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges the table map into knex's
+  interface Tables extends AppTables {}
+}
