@@ -28,8 +28,18 @@ export function createKnex(connectionString: string, options: { poolMax: number;
     acquireConnectionTimeout: 5000,
     // knex prints to the console by default; its messages belong in the structured log.
     log: {
-      warn: (message: unknown) => logger.warn({ component: 'knex' }, String(message)),
-      error: (message: unknown) => logger.error({ component: 'knex' }, String(message instanceof Error ? message.message : message)),
+      warn: (message: unknown) => {
+        const text = String(message instanceof Error ? message.message : message).split('\n')[0];
+        if (/^Acquire connection error/.test(text)) logger.debug({ component: 'knex' }, text);
+        else logger.warn({ component: 'knex' }, text);
+      },
+      // A failed connection attempt is part of an outage, which the error handler logs
+      // once; per attempt it would flood the log (with a stack) on every request.
+      error: (message: unknown) => {
+        const text = String(message instanceof Error ? message.message : message).split('\n')[0];
+        if (/^Acquire connection error/.test(text)) logger.debug({ component: 'knex' }, text);
+        else logger.error({ component: 'knex' }, text);
+      },
       deprecate: (message: unknown) => logger.warn({ component: 'knex' }, String(message)),
       debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
     },
