@@ -2,23 +2,23 @@
 // address change with its two emails, password, picture, sessions.
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { activeConfig } from '../../../lib/config.js';
-import { db } from '../../../lib/db.js';
 import { resolveStoredFile } from '../../../lib/uploads.js';
 import { checkPassword } from '../../../models/auth/credentials.js';
-import { useAppWithSmtp } from '../../support/app.js';
+import type { AppContext } from '../../../lib/context.js';
+import { useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 import { PASSWORD, PNG_1X1, logIn } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../admin/helpers.js';
 
 describe('/account profile page', () => {
-  let app: Express;
+  let app: App;
+  let ctx: AppContext;
   let smtp: TestSmtpServer;
 
-  useAppWithSmtp({}, (createdApp, startedSmtp) => {
+  useAppWithSmtp({}, (createdApp, startedSmtp, createdCtx) => {
     app = createdApp;
+    ctx = createdCtx;
     smtp = startedSmtp;
   });
 
@@ -45,7 +45,7 @@ describe('/account profile page', () => {
     const ok = await client.post('/account/name', { name: 'After' });
     expect(ok.status).to.equal(303);
     expect(ok.headers.location).to.equal('/account');
-    expect((await db()('app_auth_users').where({ id: client.user.id }).first()).name).to.equal('After');
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).name).to.equal('After');
     expect(textOf((await client.follow(ok)).text)).to.include('Le nom est enregistré.');
   });
 
@@ -71,13 +71,22 @@ describe('/account profile page', () => {
     const followed = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
     expect(followed.status).to.equal(303);
     expect(followed.headers.location).to.equal('/account?email_change=confirmed');
-    expect((await db()('app_auth_users').where({ id: client.user.id }).first()).email).to.equal('new@example.com');
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).email).to.equal('new@example.com');
     expect(textOf((await client.get(followed.headers.location)).text)).to.include('Le nouveau courriel est confirmé.');
+  });
+
+  it('says on the page that the confirmation link could not be sent, and issues nothing usable', async () => {
+    const client = await AdminClient.as(app, { email: 'old@example.com' });
+    smtp.setFailing(true);
+    const response = await client.post('/account/email', { email: 'new@example.com', current_password: PASSWORD });
+    expect(response.status).to.equal(503);
+    expect(textOf(response.text)).to.include('Le courriel n’a pas pu être envoyé.');
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).email).to.equal('old@example.com');
   });
 
   it('changes the password: mismatch and wrong current password refused, then other sessions closed', async () => {
     const client = await AdminClient.as(app, { email: 'pw@example.com' });
-    const other = await logIn(client.user);
+    const other = await logIn(ctx, client.user);
     const mismatch = await client.post('/account/password', { current_password: PASSWORD, new_password: 'a new good secret', confirm_password: 'different one' });
     expect(mismatch.status).to.equal(400);
     expect(mismatch.text).to.include('id="profile-confirm-password-error"');
@@ -86,9 +95,9 @@ describe('/account profile page', () => {
     expect(textOf(wrong.text)).to.include('Le mot de passe actuel est incorrect.');
     const ok = await client.post('/account/password', { current_password: PASSWORD, new_password: 'a new good secret', confirm_password: 'a new good secret' });
     expect(ok.status).to.equal(303);
-    expect(await checkPassword(client.user.id, 'a new good secret')).to.equal(true);
-    expect(await db()('app_auth_sessions').where({ sid: other.sid })).to.have.length(0);
-    expect(await db()('app_auth_sessions').where({ sid: client.user.sid })).to.have.length(1);
+    expect(await checkPassword(ctx, client.user.id, 'a new good secret')).to.equal(true);
+    expect(await ctx.db('app_auth_sessions').where({ sid: other.sid })).to.have.length(0);
+    expect(await ctx.db('app_auth_sessions').where({ sid: client.user.sid })).to.have.length(1);
     await smtp.waitForMessage('pw@example.com');
   });
 
@@ -106,20 +115,20 @@ describe('/account profile page', () => {
     expect(noToken.status).to.equal(403);
     const ok = await request(app).post('/account/picture').set('Cookie', client.cookies()).field('_csrf', token).attach('picture', PNG_1X1, 'a.png');
     expect(ok.status).to.equal(303);
-    const image = (await db()('app_auth_users').where({ id: client.user.id }).first()).image;
+    const image = (await ctx.db('app_auth_users').where({ id: client.user.id }).first()).image;
     expect(image).to.match(/^\/uploads\/avatars\/[a-f0-9]{32}\.png$/);
-    expect(existsSync(resolveStoredFile(image)!)).to.equal(true);
+    expect(existsSync(resolveStoredFile(ctx, image)!)).to.equal(true);
     const removed = await client.post('/account/picture/delete');
     expect(removed.status).to.equal(303);
-    expect((await db()('app_auth_users').where({ id: client.user.id }).first()).image).to.equal(null);
-    expect(existsSync(resolveStoredFile(image)!)).to.equal(false);
-    expect(activeConfig().uploadDir).to.be.a('string');
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).image).to.equal(null);
+    expect(existsSync(resolveStoredFile(ctx, image)!)).to.equal(false);
+    expect(ctx.config.uploadDir).to.be.a('string');
   });
 
   it('lists the sessions, marks the current one, disconnects one, then all the others', async () => {
     const client = await AdminClient.as(app);
-    const second = await logIn(client.user, { userAgent: 'Second browser' });
-    const third = await logIn(client.user, { userAgent: 'Third browser' });
+    const second = await logIn(ctx, client.user, { userAgent: 'Second browser' });
+    const third = await logIn(ctx, client.user, { userAgent: 'Third browser' });
     const page = await client.get('/account');
     expect(page.text).to.include('Second browser').and.include('cette session');
     expect(page.text).to.include('Déconnecter toutes les autres sessions');
@@ -129,12 +138,12 @@ describe('/account profile page', () => {
     expect(foreign.status).to.equal(404);
     const one = await client.post(`/account/sessions/${second.publicId}/delete`);
     expect(one.status).to.equal(303);
-    expect(await db()('app_auth_sessions').where({ sid: second.sid })).to.have.length(0);
+    expect(await ctx.db('app_auth_sessions').where({ sid: second.sid })).to.have.length(0);
     const others = await client.post('/account/sessions/delete-others');
     expect(others.status).to.equal(303);
     expect(textOf((await client.follow(others)).text)).to.include('1 autre session déconnectée.');
-    expect(await db()('app_auth_sessions').where({ sid: third.sid })).to.have.length(0);
-    expect(await db()('app_auth_sessions').where({ sid: client.user.sid })).to.have.length(1);
+    expect(await ctx.db('app_auth_sessions').where({ sid: third.sid })).to.have.length(0);
+    expect(await ctx.db('app_auth_sessions').where({ sid: client.user.sid })).to.have.length(1);
   });
 
   it('logs out when the current session is disconnected', async () => {
@@ -142,6 +151,6 @@ describe('/account profile page', () => {
     const response = await client.post(`/account/sessions/${client.user.publicId}/delete`);
     expect(response.status).to.equal(303);
     expect(response.headers.location).to.equal('/auth/login?done=logout');
-    expect(await db()('app_auth_sessions').where({ sid: client.user.sid })).to.have.length(0);
+    expect(await ctx.db('app_auth_sessions').where({ sid: client.user.sid })).to.have.length(0);
   });
 });

@@ -1,26 +1,29 @@
 // /admin/roles: list with counts, create and edit with grouped permission checkboxes,
 // delete after confirmation, system roles read-only or unrenamable.
 import { expect } from 'chai';
-import type { Express } from 'express';
-import { db } from '../../../lib/db.js';
-import { createTestApp, resetData } from '../../support/app.js';
+import type { AppContext } from '../../../lib/context.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { makeRole, makeUser } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
 describe('/admin/roles screens', () => {
-  let app: Express;
-  before(() => (app = createTestApp()));
-  beforeEach(resetData);
+  let app: App;
+  let ctx: AppContext;
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
 
   const admin = () => AdminClient.as(app, { role: 'admin' });
   const viewer = () => AdminClient.as(app, { permissions: ['admin.access', 'roles.view'] });
-  const roleNamed = (name: string) => db()('app_auth_roles').where({ name }).first();
-  const permissionsOf = async (id: number) => (await db()('app_auth_role_permissions').where({ role_id: id }).orderBy('permission_key')).map((row) => row.permission_key);
+  const roleNamed = (name: string) => ctx.db('app_auth_roles').where({ name }).first();
+  const permissionsOf = async (id: number) => (await ctx.db('app_auth_role_permissions').where({ role_id: id }).orderBy('permission_key')).map((row) => row.permission_key);
 
   it('lists roles with their user counts; refuses without roles.view', async () => {
-    const roleId = await makeRole(['pages.view'], 'editor');
-    const user = await makeUser();
-    await db()('app_auth_user_roles').insert({ user_id: user.id, role_id: roleId });
+    const roleId = await makeRole(ctx, ['pages.view'], 'editor');
+    const user = await makeUser(ctx);
+    await ctx.db('app_auth_user_roles').insert({ user_id: user.id, role_id: roleId });
     const page = await (await viewer()).get('/admin/roles');
     expect(page.status).to.equal(200);
     expect(page.text).to.include('<title>Rôles — Site de test</title>');
@@ -56,7 +59,7 @@ describe('/admin/roles screens', () => {
   });
 
   it('refuses a duplicate name and a permission the caller does not hold', async () => {
-    await makeRole([], 'taken');
+    await makeRole(ctx, [], 'taken');
     const client = await admin();
     const duplicate = await client.post('/admin/roles', { name: 'taken' }, '/admin/roles/new');
     expect(duplicate.status).to.equal(409);
@@ -69,7 +72,7 @@ describe('/admin/roles screens', () => {
   });
 
   it('edits a role (unchecking everything removes every permission), refused without roles.manage', async () => {
-    const id = await makeRole(['pages.view'], 'editor');
+    const id = await makeRole(ctx, ['pages.view'], 'editor');
     expect((await (await viewer()).post(`/admin/roles/${id}`, { name: 'x' }, '/admin/roles')).status).to.equal(403);
     const client = await admin();
     const bad = await client.post(`/admin/roles/${id}`, { name: 'bad/name', permissions: ['users.view'] }, `/admin/roles/${id}`);
@@ -77,7 +80,7 @@ describe('/admin/roles screens', () => {
     expect(bad.text).to.include('value="bad/name"').and.include('value="users.view" checked');
     const ok = await client.post(`/admin/roles/${id}`, { name: 'writer', description: '' }, `/admin/roles/${id}`);
     expect(ok.status).to.equal(303);
-    expect((await db()('app_auth_roles').where({ id }).first()).name).to.equal('writer');
+    expect((await ctx.db('app_auth_roles').where({ id }).first()).name).to.equal('writer');
     expect(await permissionsOf(id)).to.deep.equal([]);
   });
 
@@ -86,12 +89,12 @@ describe('/admin/roles screens', () => {
     const user = await roleNamed('user');
     const ok = await client.post(`/admin/roles/${user.id}`, { name: 'renamed', permissions: ['pages.view'] }, `/admin/roles/${user.id}`);
     expect(ok.status).to.equal(303);
-    expect((await db()('app_auth_roles').where({ id: user.id }).first()).name).to.equal('user');
+    expect((await ctx.db('app_auth_roles').where({ id: user.id }).first()).name).to.equal('user');
     expect(await permissionsOf(user.id)).to.deep.equal(['pages.view']);
   });
 
   it('deletes a role after the confirmation page; refuses system roles and callers without roles.manage', async () => {
-    const id = await makeRole(['pages.view'], 'temporary');
+    const id = await makeRole(ctx, ['pages.view'], 'temporary');
     expect((await (await viewer()).post(`/admin/roles/${id}/delete`, {}, '/admin/roles')).status).to.equal(403);
     const client = await admin();
     const confirm = await client.get(`/admin/roles/${id}/delete`);
@@ -99,7 +102,7 @@ describe('/admin/roles screens', () => {
     expect(confirm.text).to.include('Supprimer définitivement');
     const ok = await client.post(`/admin/roles/${id}/delete`, {}, `/admin/roles/${id}/delete`);
     expect(ok.status).to.equal(303);
-    expect(await db()('app_auth_roles').where({ id })).to.have.length(0);
+    expect(await ctx.db('app_auth_roles').where({ id })).to.have.length(0);
     expect(textOf((await client.follow(ok)).text)).to.include('Le rôle est supprimé.');
     const admin_ = await roleNamed('admin');
     expect((await client.get(`/admin/roles/${admin_.id}/delete`)).status).to.equal(409);

@@ -1,0 +1,203 @@
+// For every row of /admin (core and modules), /admin/profile and /account, malformed
+// submissions (empty or invalid fields, NUL characters, arrays, ids that are not ids,
+// missing CSRF token, files that are not images) → the expected 4xx page (a form shown
+// again with its messages, or the error page), never a 500, and nothing written. A
+// row without a case fails this file. Unknown paths answer the error page's 404.
+import { expect } from 'chai';
+import request from 'supertest';
+import type { AppContext } from '../../../lib/context.js';
+import { profileRoutes } from '../../../routes/account.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
+import { PASSWORD, caller } from '../../support/fixtures.js';
+import { makeFixture, mounted, registeredRows, type Fixture } from '../api/route-table.js';
+import { textOf } from './helpers.js';
+
+type Fields = Record<string, string | string[]>;
+
+interface Case {
+  /** The row, "METHOD /full/path". */
+  row: string;
+  path: string | ((fixture: Fixture) => Promise<string> | string);
+  fields?: Fields | ((fixture: Fixture) => Promise<Fields>);
+  /** A file sent in this field (multipart); its bytes are not an image. */
+  notAnImage?: string;
+  /** Posted without the CSRF field. */
+  noToken?: boolean;
+  status: number;
+  why: string;
+}
+
+const page = async (f: Fixture) => `/admin/pages/${(await f.page()).id}`;
+
+function profileCases(prefix: string): Case[] {
+  return [
+    { row: `GET ${prefix}`, path: `${prefix}?email_change=%00&x=1`, status: 200, why: 'unknown or odd query parameters are ignored' },
+    { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: '   ' }, status: 400, why: 'blank name' },
+    { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: 'A\u0000B' }, status: 400, why: 'NUL in the name' },
+    { row: `POST ${prefix}/email`, path: `${prefix}/email`, fields: { email: 'not-an-address', current_password: '' }, status: 400, why: 'invalid address, no password' },
+    {
+      row: `POST ${prefix}/password`,
+      path: `${prefix}/password`,
+      fields: { current_password: PASSWORD, new_password: 'a new secret', confirm_password: 'another one' },
+      status: 400,
+      why: 'confirmation differs',
+    },
+    { row: `POST ${prefix}/picture`, path: `${prefix}/picture`, notAnImage: 'picture', status: 415, why: 'a file that is not an image' },
+    { row: `POST ${prefix}/picture/delete`, path: `${prefix}/picture/delete`, noToken: true, status: 403, why: 'no CSRF token' },
+    { row: `POST ${prefix}/sessions/delete-others`, path: `${prefix}/sessions/delete-others`, noToken: true, status: 403, why: 'no CSRF token' },
+    { row: `POST ${prefix}/sessions/:sessionId/delete`, path: `${prefix}/sessions/not-hex/delete`, status: 400, why: 'malformed session id' },
+  ];
+}
+
+const CASES: Case[] = [
+  { row: 'GET /admin', path: '/admin?x=%00', status: 200, why: 'unknown query parameters are ignored' },
+  // Users
+  { row: 'GET /admin/users', path: '/admin/users?page=abc', status: 400, why: 'page not a number' },
+  { row: 'GET /admin/users', path: '/admin/users?search=%00', status: 400, why: 'NUL in the search' },
+  { row: 'GET /admin/users/new', path: '/admin/users/new?role=x', status: 200, why: 'unknown query parameters are ignored' },
+  { row: 'POST /admin/users', path: '/admin/users', fields: { name: '', email: 'not-an-address', role: 'user' }, status: 400, why: 'empty name, invalid address' },
+  { row: 'POST /admin/users', path: '/admin/users', fields: { name: ['A', 'B'], email: 'a@example.com', role: 'user' }, status: 400, why: 'name given twice' },
+  { row: 'POST /admin/users', path: '/admin/users', fields: { name: 'A', email: 'a@example.com', role: 'bad<role>' }, status: 400, why: 'role name outside its pattern' },
+  { row: 'POST /admin/users', path: '/admin/users', fields: { name: 'A', email: 'a@example.com', role: 'user', password: 'short' }, status: 400, why: 'password under 8 characters' },
+  { row: 'GET /admin/users/:id', path: '/admin/users/1e3', status: 404, why: 'exponent id' },
+  { row: 'GET /admin/users/:id', path: '/admin/users/99999999999', status: 404, why: 'id out of range' },
+  { row: 'GET /admin/users/:id', path: '/admin/users/999999', status: 404, why: 'no such user' },
+  { row: 'POST /admin/users/:id', path: (f) => `/admin/users/${f.target.id}`, fields: { name: '', role: 'user' }, status: 400, why: 'empty name' },
+  { row: 'POST /admin/users/:id', path: '/admin/users/abc', fields: { name: 'A', role: 'user' }, status: 404, why: 'id not a number' },
+  { row: 'POST /admin/users/:id/verify', path: '/admin/users/999999/verify', status: 404, why: 'no such user' },
+  { row: 'POST /admin/users/:id/verify', path: (f) => `/admin/users/${f.target.id}/verify`, noToken: true, status: 403, why: 'no CSRF token' },
+  { row: 'POST /admin/users/:id/email', path: (f) => `/admin/users/${f.target.id}/email`, fields: { email: 'after@' }, status: 400, why: 'invalid address' },
+  { row: 'POST /admin/users/:id/email', path: (f) => `/admin/users/${f.target.id}/email`, fields: { email: 'a\u0000@example.com' }, status: 400, why: 'NUL in the address' },
+  { row: 'POST /admin/users/:id/password', path: (f) => `/admin/users/${f.target.id}/password`, fields: { password: 'short' }, status: 400, why: 'password under 8 characters' },
+  { row: 'POST /admin/users/:id/send-password-reset', path: '/admin/users/-1/send-password-reset', status: 404, why: 'negative id' },
+  { row: 'POST /admin/users/:id/resend-invitation', path: '/admin/users/abc/resend-invitation', status: 404, why: 'id not a number' },
+  { row: 'POST /admin/users/:id/roles', path: (f) => `/admin/users/${f.target.id}/roles`, fields: { role_id: 'abc' }, status: 400, why: 'role id not a number' },
+  { row: 'POST /admin/users/:id/roles/:roleId/delete', path: (f) => `/admin/users/${f.target.id}/roles/x/delete`, status: 404, why: 'role id not a number' },
+  // Roles
+  { row: 'GET /admin/roles', path: '/admin/roles?limit=abc', status: 200, why: 'unknown query parameters are ignored' },
+  { row: 'GET /admin/roles/new', path: '/admin/roles/new?x=1', status: 200, why: 'unknown query parameters are ignored' },
+  { row: 'POST /admin/roles', path: '/admin/roles', fields: { name: 'bad/name' }, status: 400, why: 'role name outside its pattern' },
+  { row: 'POST /admin/roles', path: '/admin/roles', fields: { name: 'valid', permissions: 'no.such.permission' }, status: 400, why: 'permission outside the catalogue' },
+  { row: 'GET /admin/roles/:id', path: '/admin/roles/abc', status: 404, why: 'id not a number' },
+  { row: 'POST /admin/roles/:id', path: (f) => `/admin/roles/${f.spareRoleId}`, fields: { name: '', description: '' }, status: 400, why: 'empty name' },
+  { row: 'GET /admin/roles/:id/delete', path: '/admin/roles/0/delete', status: 404, why: 'id zero' },
+  { row: 'POST /admin/roles/:id/delete', path: '/admin/roles/1/delete', status: 409, why: 'a system role' },
+  // Pages module: pages and blocks
+  { row: 'GET /admin/pages', path: '/admin/pages?visibility=hidden', status: 400, why: 'unknown visibility' },
+  { row: 'GET /admin/pages/new', path: '/admin/pages/new?parent=abc', status: 400, why: 'parent not an id' },
+  { row: 'POST /admin/pages', path: '/admin/pages', fields: { title: '  ', slug: 'Bad Slug' }, status: 400, why: 'blank title' },
+  { row: 'GET /admin/pages/:id', path: '/admin/pages/abc', status: 404, why: 'id not a number' },
+  { row: 'POST /admin/pages/:id', path: page, fields: { title: 'T\u0000' }, status: 400, why: 'NUL in the title' },
+  { row: 'POST /admin/pages/:id/duplicate', path: '/admin/pages/999999/duplicate', status: 404, why: 'no such page' },
+  { row: 'GET /admin/pages/:id/delete', path: '/admin/pages/1.5/delete', status: 404, why: 'id not an integer' },
+  { row: 'POST /admin/pages/:id/delete', path: '/admin/pages/999999/delete', status: 404, why: 'no such page' },
+  { row: 'POST /admin/pages/:id/blocks', path: async (f) => `${await page(f)}/blocks`, fields: { type: 'paragraph' }, status: 400, why: 'no version' },
+  { row: 'POST /admin/pages/:id/blocks/:index', path: async (f) => `${await page(f)}/blocks/abc`, fields: { version: 'x' }, status: 400, why: 'index not a number' },
+  {
+    row: 'POST /admin/pages/:id/blocks/:index/move',
+    path: async (f) => `${await page(f)}/blocks/1/move`,
+    fields: async (f) => ({ version: (await f.page()).version, direction: 'sideways' }),
+    status: 400,
+    why: 'unknown direction',
+  },
+  { row: 'POST /admin/pages/:id/blocks/:index/delete', path: async (f) => `${await page(f)}/blocks/0/delete`, fields: {}, status: 400, why: 'no version' },
+  // Pages module: media library
+  { row: 'GET /admin/media', path: '/admin/media?page=0', status: 400, why: 'page zero' },
+  { row: 'POST /admin/media', path: '/admin/media', notAnImage: 'file', status: 415, why: 'a file that is not an image' },
+  { row: 'POST /admin/media', path: '/admin/media', fields: { alt: 'no file' }, status: 415, why: 'a form without multipart' },
+  { row: 'GET /admin/media/:id', path: '/admin/media/abc', status: 404, why: 'id not a number' },
+  { row: 'POST /admin/media/:id', path: async (f) => `/admin/media/${(await f.media()).id}`, fields: { alt: 'x'.repeat(600) }, status: 400, why: 'alt text too long' },
+  { row: 'POST /admin/media/:id/delete', path: '/admin/media/999999/delete', status: 404, why: 'no such media' },
+  // The profile page, in both places
+  ...profileCases('/admin/profile'),
+  ...profileCases('/account'),
+];
+
+const registry = registeredRows();
+const ROWS = [...mounted(registry.adminRoutes, '/admin'), ...mounted(profileRoutes, '/admin/profile'), ...mounted(profileRoutes, '/account')];
+
+async function formToken(app: App, cookie: string): Promise<{ cookie: string; token: string }> {
+  const page = await request(app).get('/account').set('Cookie', cookie);
+  const token = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+  const csrf = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((line) => line.startsWith('site.csrf='))!;
+  return { cookie: `${cookie}; ${csrf.split(';')[0]}`, token };
+}
+
+describe('/admin and /account bad input', () => {
+  let app: App;
+  let ctx: AppContext;
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
+
+  it('has at least one malformed submission for every row, and none for a row that does not exist', () => {
+    const covered = new Set(CASES.map((entry) => entry.row));
+    expect(ROWS.map((row) => row.key).filter((key) => !covered.has(key))).to.deep.equal([]);
+    expect([...covered].filter((key) => !ROWS.some((row) => row.key === key))).to.deep.equal([]);
+  });
+
+  it('answers an unknown path under /admin, /admin/profile or /account with the error page’s 404, behind the guard', async () => {
+    const admin = await caller(ctx, { role: 'admin' });
+    for (const [method, path] of [
+      ['get', '/admin/x'],
+      ['post', '/admin/x'],
+      ['get', '/admin/profile/x'],
+      ['get', '/account/x'],
+      ['post', '/account/x'],
+      ['get', '/admin/users/1/unknown'],
+    ] as const) {
+      const response = await request(app)[method](path).set('Cookie', admin.cookie).set('Accept', 'text/html');
+      expect(response.status, `${method} ${path}`).to.equal(404);
+      expect(response.text, `${method} ${path}`).to.include('<title>Page introuvable');
+    }
+    // Without a session the guard answers first, known URL or not.
+    expect((await request(app).get('/admin/x')).headers.location).to.equal('/auth/login?next=%2Fadmin%2Fx');
+    expect((await request(app).get('/account/x')).headers.location).to.equal('/auth/login?next=%2Faccount%2Fx');
+    const plain = await caller(ctx);
+    expect((await request(app).get('/admin/x').set('Cookie', plain.cookie)).status).to.equal(403);
+  });
+
+  const tables = [
+    'app_auth_users',
+    'app_auth_accounts',
+    'app_auth_roles',
+    'app_auth_role_permissions',
+    'app_auth_user_roles',
+    'app_auth_verifications',
+    'app_pages',
+    'app_pages_media',
+  ];
+  const snapshot = () => Promise.all(tables.map((table) => ctx.db(table).select().then((rows) => JSON.stringify(rows))));
+
+  for (const entry of CASES) {
+    const method = entry.row.split(' ')[0].toLowerCase() as 'get' | 'post';
+    it(`${entry.row} (${entry.why}) → ${entry.status}`, async () => {
+      const fixture = await makeFixture(ctx);
+      const admin = await caller(ctx, { role: 'admin' });
+      const path = typeof entry.path === 'function' ? await entry.path(fixture) : entry.path;
+      const fields = typeof entry.fields === 'function' ? await entry.fields(fixture) : (entry.fields ?? {});
+      const before = await snapshot();
+      let response: request.Response;
+      if (method === 'get') {
+        response = await request(app).get(path).set('Cookie', admin.cookie);
+      } else {
+        const form = await formToken(app, admin.cookie);
+        const all: Fields = entry.noToken ? fields : { _csrf: form.token, ...fields };
+        let req = request(app).post(path).set('Cookie', form.cookie);
+        if (entry.notAnImage) {
+          for (const [name, value] of Object.entries(all)) for (const item of ([] as string[]).concat(value)) req = req.field(name, item);
+          response = await req.attach(entry.notAnImage, Buffer.from('plain text, not an image'), { filename: 'a.png', contentType: 'image/png' });
+        } else {
+          const body = new URLSearchParams();
+          for (const [name, value] of Object.entries(all)) for (const item of ([] as string[]).concat(value)) body.append(name, item);
+          response = await req.type('form').send(body.toString());
+        }
+      }
+      expect(response.status, textOf(response.text).slice(0, 400)).to.equal(entry.status);
+      expect(response.headers['content-type']).to.match(/^text\/html/);
+      expect(await snapshot()).to.deep.equal(before);
+    });
+  }
+});

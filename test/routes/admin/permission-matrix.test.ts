@@ -1,0 +1,185 @@
+// Every /admin row the site's modules register (core and pages), and the profile rows
+// at /admin/profile and /account, × five callers → the expected status, derived from
+// the row's access rule and the guard of its area (/admin: admin.access for every URL;
+// /account: a session). The table holds one valid submission per row, keyed
+// "METHOD path": a row without an entry (or an entry without a row) fails this file.
+import { expect } from 'chai';
+import request from 'supertest';
+import type { AppContext } from '../../../lib/context.js';
+import type { User } from '../../../models/auth/users.js';
+import { profileRoutes } from '../../../routes/account.js';
+import type { Access } from '../../../routes/define.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
+import { PASSWORD, PNG_1X1, caller, logIn, type LoggedIn } from '../../support/fixtures.js';
+import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture, type MountedRow } from '../api/route-table.js';
+
+type Fields = Record<string, string>;
+
+interface Sample {
+  /** Status of this submission by a caller who is allowed (a form's success is 303). */
+  ok: number;
+  path(fixture: Fixture): string | Promise<string>;
+  fields?(fixture: Fixture): Fields | Promise<Fields>;
+}
+
+const page = async (f: Fixture) => `/admin/pages/${(await f.page()).id}`;
+const version = async (f: Fixture) => ({ version: (await f.page()).version });
+const media = async (f: Fixture) => `/admin/media/${(await f.media()).id}`;
+
+function profileSamples(prefix: string): Record<string, Sample> {
+  return {
+    [`GET ${prefix}`]: { ok: 200, path: () => prefix },
+    [`POST ${prefix}/name`]: { ok: 303, path: () => `${prefix}/name`, fields: () => ({ name: 'Moi' }) },
+    [`POST ${prefix}/email`]: { ok: 303, path: () => `${prefix}/email`, fields: () => ({ email: `me-${unique()}@example.com`, current_password: PASSWORD }) },
+    [`POST ${prefix}/password`]: {
+      ok: 303,
+      path: () => `${prefix}/password`,
+      fields: () => ({ current_password: PASSWORD, new_password: 'a new password', confirm_password: 'a new password' }),
+    },
+    [`POST ${prefix}/picture`]: { ok: 303, path: () => `${prefix}/picture` },
+    [`POST ${prefix}/picture/delete`]: { ok: 303, path: () => `${prefix}/picture/delete` },
+    [`POST ${prefix}/sessions/delete-others`]: { ok: 303, path: () => `${prefix}/sessions/delete-others` },
+    [`POST ${prefix}/sessions/:sessionId/delete`]: {
+      ok: 303,
+      path: async (f) => `${prefix}/sessions/${f.caller ? (await logIn(f.ctx, f.caller)).publicId : 'a'.repeat(32)}/delete`,
+    },
+  };
+}
+
+const SAMPLES: Record<string, Sample> = {
+  'GET /admin': { ok: 200, path: () => '/admin' },
+  // Users
+  'GET /admin/users': { ok: 200, path: () => '/admin/users' },
+  'GET /admin/users/new': { ok: 200, path: () => '/admin/users/new' },
+  'POST /admin/users': { ok: 303, path: () => '/admin/users', fields: () => ({ name: 'Nouveau', email: `new-${unique()}@example.com`, role: 'user', password: PASSWORD }) },
+  'GET /admin/users/:id': { ok: 200, path: (f) => `/admin/users/${f.target.id}` },
+  'POST /admin/users/:id': { ok: 303, path: (f) => `/admin/users/${f.target.id}`, fields: () => ({ name: 'Renommé', role: 'user' }) },
+  'POST /admin/users/:id/verify': { ok: 303, path: (f) => `/admin/users/${f.target.id}/verify` },
+  'POST /admin/users/:id/email': { ok: 303, path: (f) => `/admin/users/${f.target.id}/email`, fields: () => ({ email: `moved-${unique()}@example.com` }) },
+  'POST /admin/users/:id/password': { ok: 303, path: (f) => `/admin/users/${f.target.id}/password`, fields: () => ({ password: 'another password' }) },
+  'POST /admin/users/:id/send-password-reset': { ok: 303, path: (f) => `/admin/users/${f.target.id}/send-password-reset` },
+  // The target has a password: the refusal (409, on the page) still shows the guard let the caller through.
+  'POST /admin/users/:id/resend-invitation': { ok: 409, path: (f) => `/admin/users/${f.target.id}/resend-invitation` },
+  'POST /admin/users/:id/roles': { ok: 303, path: (f) => `/admin/users/${f.target.id}/roles`, fields: (f) => ({ role_id: String(f.spareRoleId) }) },
+  'POST /admin/users/:id/roles/:roleId/delete': { ok: 303, path: (f) => `/admin/users/${f.target.id}/roles/${f.heldRoleId}/delete` },
+  // Roles
+  'GET /admin/roles': { ok: 200, path: () => '/admin/roles' },
+  'GET /admin/roles/new': { ok: 200, path: () => '/admin/roles/new' },
+  'POST /admin/roles': { ok: 303, path: () => '/admin/roles', fields: () => ({ name: `role-${unique()}`, description: '' }) },
+  'GET /admin/roles/:id': { ok: 200, path: (f) => `/admin/roles/${f.spareRoleId}` },
+  'POST /admin/roles/:id': { ok: 303, path: (f) => `/admin/roles/${f.spareRoleId}`, fields: () => ({ name: `renamed-${unique()}`, description: 'Modifié' }) },
+  'GET /admin/roles/:id/delete': { ok: 200, path: (f) => `/admin/roles/${f.spareRoleId}/delete` },
+  'POST /admin/roles/:id/delete': { ok: 303, path: (f) => `/admin/roles/${f.spareRoleId}/delete` },
+  // Pages module: pages and blocks
+  'GET /admin/pages': { ok: 200, path: () => '/admin/pages' },
+  'GET /admin/pages/new': { ok: 200, path: () => '/admin/pages/new' },
+  'POST /admin/pages': { ok: 303, path: () => '/admin/pages', fields: () => ({ title: `Nouvelle ${unique()}` }) },
+  'GET /admin/pages/:id': { ok: 200, path: page },
+  'POST /admin/pages/:id': { ok: 303, path: page, fields: () => ({ title: 'Renommée', slug: '', parent_id: '', template: 'default', visibility: 'public' }) },
+  'POST /admin/pages/:id/duplicate': { ok: 303, path: async (f) => `${await page(f)}/duplicate` },
+  'GET /admin/pages/:id/delete': { ok: 200, path: async (f) => `${await page(f)}/delete` },
+  'POST /admin/pages/:id/delete': { ok: 303, path: async (f) => `${await page(f)}/delete` },
+  'POST /admin/pages/:id/blocks': { ok: 303, path: async (f) => `${await page(f)}/blocks`, fields: async (f) => ({ ...(await version(f)), type: 'paragraph' }) },
+  'POST /admin/pages/:id/blocks/:index': { ok: 303, path: async (f) => `${await page(f)}/blocks/0`, fields: async (f) => ({ ...(await version(f)), text: 'Modifié' }) },
+  'POST /admin/pages/:id/blocks/:index/move': { ok: 303, path: async (f) => `${await page(f)}/blocks/1/move`, fields: async (f) => ({ ...(await version(f)), direction: 'up' }) },
+  'POST /admin/pages/:id/blocks/:index/delete': { ok: 303, path: async (f) => `${await page(f)}/blocks/0/delete`, fields: version },
+  // Pages module: media library
+  'GET /admin/media': { ok: 200, path: () => '/admin/media' },
+  'POST /admin/media': { ok: 303, path: () => '/admin/media', fields: () => ({ alt: 'Image' }) },
+  'GET /admin/media/:id': { ok: 200, path: media },
+  'POST /admin/media/:id': { ok: 303, path: media, fields: () => ({ alt: 'Texte', caption: '' }) },
+  'POST /admin/media/:id/delete': { ok: 303, path: async (f) => `${await media(f)}/delete` },
+  // The profile page, in both places
+  ...profileSamples('/admin/profile'),
+  ...profileSamples('/account'),
+};
+
+type CallerKind = 'no session' | 'user without permission' | 'admin.access only' | 'admin.access + the row permission' | 'administrator';
+const CALLERS: CallerKind[] = ['no session', 'user without permission', 'admin.access only', 'admin.access + the row permission', 'administrator'];
+
+function expectedStatus(row: MountedRow, kind: CallerKind, ok: number): number {
+  // Both areas need a session for every URL: a page sends to the login form, a form is refused.
+  if (kind === 'no session') return row.method === 'get' ? 303 : 401;
+  if (row.path.startsWith('/account')) return ok;
+  // Every URL under /admin needs admin.access.
+  if (kind === 'user without permission') return 403;
+  if (kind === 'admin.access only') return row.access === 'user' || (typeof row.access === 'object' && row.access.permission === 'admin.access') ? ok : 403;
+  return ok;
+}
+
+async function makeCaller(ctx: AppContext, kind: CallerKind, access: Access): Promise<(User & LoggedIn) | undefined> {
+  switch (kind) {
+    case 'no session':
+      return undefined;
+    case 'user without permission':
+      return caller(ctx);
+    case 'admin.access only':
+      return caller(ctx, { permissions: ['admin.access'] });
+    case 'admin.access + the row permission':
+      return caller(ctx, { permissions: [...new Set(['admin.access', ...(typeof access === 'object' ? [access.permission] : [])])] });
+    case 'administrator':
+      return caller(ctx, { role: 'admin' });
+  }
+}
+
+const registry = registeredRows();
+const ROWS = [...mounted(registry.adminRoutes, '/admin'), ...mounted(profileRoutes, '/admin/profile'), ...mounted(profileRoutes, '/account')];
+
+/** A CSRF cookie and a token for it, read from the caller's own profile page. */
+async function formToken(app: App, cookie: string): Promise<{ cookie: string; token: string }> {
+  const page = await request(app).get('/account').set('Cookie', cookie);
+  const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
+  const csrf = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((line) => line.startsWith('site.csrf='));
+  if (!token || !csrf) throw new Error(`no CSRF token on /account (status ${page.status})`);
+  return { cookie: `${cookie}; ${csrf.split(';')[0]}`, token };
+}
+
+describe('/admin and /account permission matrix', () => {
+  let app: App;
+  let ctx: AppContext;
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
+
+  it('has one valid submission for every row of /admin, /admin/profile and /account, and none for a row that does not exist', () => {
+    expect(ROWS.map((row) => row.key).filter((key) => !SAMPLES[key]), 'rows without a sample').to.deep.equal([]);
+    expect(Object.keys(SAMPLES).filter((key) => !ROWS.some((row) => row.key === key)), 'samples without a row').to.deep.equal([]);
+  });
+
+  it('mounts exactly the registered /admin rows on the application', () => {
+    expect(mounted(ctx.site.adminRoutes, '/admin').map((row) => row.key)).to.deep.equal(mounted(registry.adminRoutes, '/admin').map((row) => row.key));
+  });
+
+  for (const row of ROWS) {
+    const sample = SAMPLES[row.key];
+    if (!sample) continue;
+    for (const kind of CALLERS) {
+      const status = expectedStatus(row, kind, sample.ok);
+      it(`${row.key} (${describeAccess(row.access)}): ${kind} → ${status}`, async () => {
+        const fixture = await makeFixture(ctx);
+        const who = await makeCaller(ctx, kind, row.access);
+        fixture.caller = who;
+        const path = await sample.path(fixture);
+        let response: request.Response;
+        if (row.method === 'get') {
+          response = await request(app).get(path).set('Cookie', who?.cookie ?? '');
+        } else {
+          const form = who ? await formToken(app, who.cookie) : { cookie: '', token: 'none' };
+          const fields = { _csrf: form.token, ...(sample.fields ? await sample.fields(fixture) : {}) };
+          let req = request(app).post(path).set('Cookie', form.cookie);
+          if (row.row.upload) {
+            for (const [name, value] of Object.entries(fields)) req = req.field(name, value);
+            response = await req.attach(row.row.upload.field, PNG_1X1, { filename: 'image.png', contentType: 'image/png' });
+          } else {
+            response = await req.type('form').send(new URLSearchParams(fields).toString());
+          }
+        }
+        expect(response.status, response.text.slice(0, 500)).to.equal(status);
+        if (kind === 'no session' && row.method === 'get') expect(response.headers.location).to.match(/^\/auth\/login\?next=/);
+        if (status === 303 && kind !== 'no session') expect(response.headers.location).not.to.match(/^\/auth\//);
+      });
+    }
+  }
+});
