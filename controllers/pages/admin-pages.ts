@@ -1,48 +1,51 @@
-// Admin JSON routes of the pages module (SPEC B2), under /app/api/admin/pages.
-import type { Request, Response } from 'express';
-import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage } from '../../models/pages/pages.js';
-import { listPageTemplates } from '../../models/pages/templates.js';
+// Admin JSON routes of the pages module (SPEC B2), under /app/api/admin/pages. Input
+// arrives validated and typed by the route rows (routes/pages/api.ts).
+import type { Call } from '../../routes/define.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
+import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage, type PageInput, type PagePatch } from '../../models/pages/pages.js';
+import type { AdminListQuery } from './schemas.js';
 
-function actor(req: Request): number | null {
-  return req.user?.id ?? null;
+type Id = { id: number };
+
+function actor(call: Call<unknown, unknown, unknown>): number | null {
+  return call.req.user?.id ?? null;
 }
 
 // GET /app/api/admin/pages?visibility=&parent=&limit=&offset=
-export async function listAdminPages(_req: Request, res: Response): Promise<void> {
-  const { visibility, parent, limit, offset } = res.locals.query;
-  const parentId = parent === undefined ? undefined : parent === 'root' ? null : Number(parent);
-  const { items, total } = await listPages({ visibility, parentId, limit, offset });
-  res.json({ items, total, limit, offset });
+export async function listAdminPages(call: Call<Record<string, never>, AdminListQuery>): Promise<void> {
+  const { visibility, parent, limit, offset } = call.query;
+  const parentId = parent === undefined ? undefined : parent === 'root' ? null : parent;
+  const { items, total } = await listPages(call.ctx, { visibility, parentId, limit, offset });
+  call.res.json({ items, total, limit, offset });
 }
 
 // POST /app/api/admin/pages
-export async function createAdminPage(req: Request, res: Response): Promise<void> {
-  const page = await createPage(req.body, actor(req));
-  res.status(201).json(page);
+export async function createAdminPage(catalog: PageCatalog, call: Call<Record<string, never>, Record<string, never>, PageInput>): Promise<void> {
+  call.res.status(201).json(await createPage(call.ctx, call.body, actor(call), catalog));
 }
 
 // GET /app/api/admin/pages/templates
-export function listAdminTemplates(_req: Request, res: Response): void {
-  res.json({ items: listPageTemplates() });
+export function listAdminTemplates(catalog: PageCatalog, call: Call): void {
+  call.res.json({ items: catalog.templates.list() });
 }
 
 // GET /app/api/admin/pages/:id
-export async function showAdminPage(req: Request, res: Response): Promise<void> {
-  res.json(await getPage(Number(req.params.id)));
+export async function showAdminPage(call: Call<Id>): Promise<void> {
+  call.res.json(await getPage(call.ctx, call.params.id));
 }
 
 // PUT /app/api/admin/pages/:id
-export async function updateAdminPage(req: Request, res: Response): Promise<void> {
-  res.json(await updatePage(Number(req.params.id), req.body, actor(req)));
+export async function updateAdminPage(catalog: PageCatalog, call: Call<Id, Record<string, never>, PagePatch>): Promise<void> {
+  call.res.json(await updatePage(call.ctx, call.params.id, call.body, actor(call), catalog));
 }
 
 // POST /app/api/admin/pages/:id/duplicate
-export async function duplicateAdminPage(req: Request, res: Response): Promise<void> {
-  res.status(201).json(await duplicatePage(Number(req.params.id), actor(req)));
+export async function duplicateAdminPage(call: Call<Id>): Promise<void> {
+  call.res.status(201).json(await duplicatePage(call.ctx, call.params.id, actor(call)));
 }
 
 // DELETE /app/api/admin/pages/:id?cascade=true
-export async function deleteAdminPage(req: Request, res: Response): Promise<void> {
-  await deletePage(Number(req.params.id), { cascade: res.locals.query.cascade });
-  res.status(204).end();
+export async function deleteAdminPage(call: Call<Id, { cascade: boolean }>): Promise<void> {
+  await deletePage(call.ctx, call.params.id, { cascade: call.query.cascade });
+  call.res.status(204).end();
 }

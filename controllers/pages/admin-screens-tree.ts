@@ -1,5 +1,6 @@
 // The page tree as the admin screens show it: every page (light rows) arranged under
 // its parent, each with its public path. Built once per request from one query.
+import type { AppContext } from '../../lib/context.js';
 import { listPages, type PageSummary, type Visibility } from '../../models/pages/pages.js';
 
 export interface TreeNode extends PageSummary {
@@ -20,8 +21,8 @@ export interface PageTree {
 // Far above any real site; the admin list has no smaller page size to respect here.
 const TREE_LIMIT = 20_000;
 
-export async function loadPageTree(): Promise<PageTree> {
-  const { items } = await listPages({ limit: TREE_LIMIT });
+export async function loadPageTree(ctx: AppContext): Promise<PageTree> {
+  const { items } = await listPages(ctx, { limit: TREE_LIMIT });
   const byId = new Map<number, TreeNode>(items.map((page) => [page.id, { ...page, path: '', depth: 0, children: [] }]));
   const roots: TreeNode[] = [];
   for (const node of byId.values()) {

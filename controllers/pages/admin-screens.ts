@@ -1,17 +1,18 @@
 // The pages screens of /admin (pages.view / pages.manage): the tree with a visibility
 // filter, the create and edit form (with the block editor, admin-screens-blocks.ts),
 // duplicate and delete. Writes call models/pages/pages.ts, as the JSON routes do.
-import type { Request, Response } from 'express';
 import Joi from 'joi';
+import { id, idParam, text } from '../../lib/schema-primitives.js';
 import { hasPermission } from '../../middleware/require-auth.js';
-import { validateValue } from '../../middleware/validate.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
 import { listMedia } from '../../models/pages/media.js';
 import { pageMessages } from '../../models/pages/messages.js';
 import { createPage, deletePage, duplicatePage, getPage, updatePage, type PagePatch, type Visibility } from '../../models/pages/pages.js';
 import { slugify } from '../../models/pages/slugs.js';
-import { listPageTemplates } from '../../models/pages/templates.js';
-import { redirectWithFlash, renderAdmin, type FormLocals } from '../admin/shell.js';
-import { BLOCK_FORMS, blockFormFor, blockValues } from './admin-screens-blocks.js';
+import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
+import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
+import { actorOf } from './admin-call.js';
+import { blockItems, blockTypeOptions } from './admin-screens-blocks.js';
 import { countDescendants, filterTree, loadPageTree, subtreeIds, type PageTree } from './admin-screens-tree.js';
 
 export const pageScreenMessages = {
@@ -27,19 +28,7 @@ const VISIBILITIES = [
   { value: 'private', label: 'Privée' },
 ];
 
-const pageForm = Joi.object({
-  title: Joi.string().trim().max(300).allow('').required().label('Titre'),
-  slug: Joi.string().trim().max(200).allow('').default('').label('Slug'),
-  parent_id: Joi.alternatives(Joi.number().integer().min(1).max(2_147_483_647), Joi.string().valid('')).default('').label('Page parente'),
-  template: Joi.string().max(64).default('default').label('Modèle'),
-  visibility: Joi.string().valid('public', 'private').default('public').label('Visibilité'),
-  seo_title: Joi.string().trim().max(300).allow('').default('').label('Titre pour les moteurs de recherche'),
-  seo_description: Joi.string().trim().max(1000).allow('').default('').label('Description pour les moteurs de recherche'),
-  seo_noindex: Joi.any(),
-  created_at: Joi.string().trim().max(40).allow('').default('').label('Date de création'),
-});
-
-interface PageFormInput {
+export interface PageFormInput {
   title: string;
   slug: string;
   parent_id: number | '';
@@ -47,9 +36,25 @@ interface PageFormInput {
   visibility: Visibility;
   seo_title: string;
   seo_description: string;
-  seo_noindex?: unknown;
+  seo_noindex?: string;
   created_at: string;
 }
+
+export const pageForm = Joi.object<PageFormInput>({
+  title: text().trim().max(300).allow('').required().label('Titre'),
+  slug: text().trim().max(200).allow('').default('').label('Slug'),
+  parent_id: Joi.alternatives(id, text().valid('')).default('').label('Page parente'),
+  template: text().max(64).default('default').label('Modèle'),
+  visibility: text().valid('public', 'private').default('public').label('Visibilité'),
+  seo_title: text().trim().max(300).allow('').default('').label('Titre pour les moteurs de recherche'),
+  seo_description: text().trim().max(1000).allow('').default('').label('Description pour les moteurs de recherche'),
+  seo_noindex: text().max(10).allow(''),
+  created_at: text().trim().max(40).allow('').default('').label('Date de création'),
+});
+
+export const treeQuery = Joi.object<{ visibility?: Visibility | '' }>({ visibility: text().valid('public', 'private', '') });
+export const newPageQuery = Joi.object<{ parent?: number | '' }>({ parent: Joi.alternatives(idParam, text().valid('')) });
+export const deleteForm = Joi.object<{ cascade?: string }>({ cascade: text().max(10).allow('') });
 
 function parentOptions(tree: PageTree, exclude: Set<number>) {
   const options = [{ value: '', label: '— Aucune (page racine) —' }];
@@ -59,8 +64,8 @@ function parentOptions(tree: PageTree, exclude: Set<number>) {
   return options;
 }
 
-function templateOptions() {
-  return listPageTemplates().map((template) => ({ value: template.name, label: template.label }));
+function templateOptions(catalog: PageCatalog) {
+  return catalog.templates.list().map((template) => ({ value: template.name, label: template.label }));
 }
 
 function seoFrom(input: PageFormInput, previous: Record<string, unknown> = {}): Record<string, unknown> {
@@ -68,34 +73,30 @@ function seoFrom(input: PageFormInput, previous: Record<string, unknown> = {}): 
 }
 
 // GET /admin/pages?visibility=public|private
-export async function showPageTree(req: Request, res: Response): Promise<void> {
-  const { visibility } = validateValue<{ visibility?: Visibility | '' }>(
-    Joi.object({ visibility: Joi.string().valid('public', 'private', '') }),
-    req.query,
-    { allowUnknown: true },
-  );
-  const tree = await loadPageTree();
-  await renderAdmin(req, res, 'admin/pages/tree.njk', {
+export async function showPageTree(call: Call<Record<string, never>, { visibility?: Visibility | '' }>): Promise<void> {
+  const { visibility } = call.query;
+  const tree = await loadPageTree(call.ctx);
+  await renderAdmin(call, 'admin/pages/tree.njk', {
     pageTitle: 'Pages',
     roots: visibility ? filterTree(tree, visibility) : tree.roots,
     total: tree.flat.length,
     visibility: visibility || '',
-    canManage: hasPermission(req, 'pages.manage'),
+    canManage: hasPermission(call.req, 'pages.manage'),
   });
 }
 
 // GET /admin/pages/new?parent=
-export async function showNewPage(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
-  const tree = await loadPageTree();
-  const parent = typeof req.query.parent === 'string' && /^\d{1,10}$/.test(req.query.parent) ? req.query.parent : '';
+export async function showNewPage(catalog: PageCatalog, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+  const tree = await loadPageTree(call.ctx);
+  const requested: unknown = (call.query as { parent?: unknown }).parent;
+  const parent = typeof requested === 'number' ? String(requested) : '';
   await renderAdmin(
-    req,
-    res,
+    call,
     'admin/pages/new.njk',
     {
       pageTitle: 'Nouvelle page',
       parents: parentOptions(tree, new Set()),
-      templates: templateOptions(),
+      templates: templateOptions(catalog),
       visibilities: VISIBILITIES,
       values: { parent_id: parent, template: 'default', visibility: 'public' },
       ...locals,
@@ -105,9 +106,10 @@ export async function showNewPage(req: Request, res: Response, locals: FormLocal
 }
 
 // POST /admin/pages
-export async function saveNewPage(req: Request, res: Response): Promise<void> {
-  const input = validateValue<PageFormInput>(pageForm, req.body, { allowUnknown: true });
+export async function saveNewPage(catalog: PageCatalog, call: Call<Record<string, never>, Record<string, never>, PageFormInput>): Promise<void> {
+  const input = call.body;
   const page = await createPage(
+    call.ctx,
     {
       title: input.title,
       slug: input.slug || undefined,
@@ -116,29 +118,20 @@ export async function saveNewPage(req: Request, res: Response): Promise<void> {
       visibility: input.visibility,
       seo: seoFrom(input),
     },
-    req.user?.id ?? null,
+    actorOf(call),
+    catalog,
   );
-  redirectWithFlash(req, res, `/admin/pages/${page.id}`, pageScreenMessages.created);
+  redirectWithFlash(call.req, call.res, `/admin/pages/${page.id}`, pageScreenMessages.created);
 }
 
 // GET /admin/pages/:id — the page's form and its blocks.
-export async function showEditPage(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
-  const id = Number(req.params.id);
-  const [page, tree, media] = await Promise.all([getPage(id), loadPageTree(), listMedia({ limit: 200 })]);
+export async function showEditPage(catalog: PageCatalog, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+  const { ctx } = call;
+  const id = pathId(call);
+  const [page, tree, media] = await Promise.all([getPage(ctx, id), loadPageTree(ctx), listMedia(ctx, { limit: 200 })]);
   const node = tree.byId.get(id);
   const failedForm = typeof locals.form === 'string' ? locals.form : '';
-  const blocks = (Array.isArray(page.blocks) ? page.blocks : []).map((block, index) => {
-    const mine = failedForm === `block-${index}`;
-    return {
-      index,
-      block,
-      form: blockFormFor(block.type),
-      values: mine ? locals.values : blockValues(block),
-      fieldErrors: mine ? locals.fieldErrors : {},
-      error: mine ? locals.error : undefined,
-    };
-  });
-  const seo = (page.seo ?? {}) as Record<string, unknown>;
+  const seo = page.seo ?? {};
   const pageValues = {
     title: page.title,
     slug: page.slug,
@@ -151,8 +144,7 @@ export async function showEditPage(req: Request, res: Response, locals: FormLoca
     created_at: new Date(page.created_at).toISOString().slice(0, 16),
   };
   await renderAdmin(
-    req,
-    res,
+    call,
     'admin/pages/edit.njk',
     {
       pageTitle: `Page ${page.title}`,
@@ -161,13 +153,13 @@ export async function showEditPage(req: Request, res: Response, locals: FormLoca
       derivedSlug: slugify(page.title),
       children: node?.children ?? [],
       parents: parentOptions(tree, subtreeIds(node)),
-      templates: templateOptions(),
+      templates: templateOptions(catalog),
       visibilities: VISIBILITIES,
-      blocks,
-      blockTypes: BLOCK_FORMS.map((form) => ({ value: form.type, label: form.label })),
+      blocks: blockItems(catalog, page.blocks, locals),
+      blockTypes: blockTypeOptions(catalog),
       media: media.items,
       version: new Date(page.updated_at).toISOString(),
-      canManage: hasPermission(req, 'pages.manage'),
+      canManage: hasPermission(call.req, 'pages.manage'),
       ...locals,
       values: failedForm === 'page' ? locals.values : pageValues,
       fieldErrors: failedForm === 'page' ? locals.fieldErrors : {},
@@ -178,37 +170,37 @@ export async function showEditPage(req: Request, res: Response, locals: FormLoca
 
 // POST /admin/pages/:id — title, slug (empty: derived from the title), parent,
 // template, visibility, SEO, created_at (UTC, in the past).
-export async function savePage(req: Request, res: Response): Promise<void> {
-  const id = Number(req.params.id);
-  const input = validateValue<PageFormInput>(pageForm, req.body, { allowUnknown: true });
-  const current = await getPage(id);
+export async function savePage(catalog: PageCatalog, call: Call<{ id: number }, Record<string, never>, PageFormInput>): Promise<void> {
+  const { ctx, body: input } = call;
+  const id = call.params.id;
+  const current = await getPage(ctx, id);
   const patch: PagePatch = {
     title: input.title,
     slug: input.slug || slugify(input.title),
     parent_id: input.parent_id === '' ? null : input.parent_id,
     template: input.template,
     visibility: input.visibility,
-    seo: seoFrom(input, (current.seo ?? {}) as Record<string, unknown>),
+    seo: seoFrom(input, current.seo ?? {}),
   };
-  if (input.created_at) patch.created_at = /(Z|[+-]\d{2}:?\d{2})$/.test(input.created_at) ? input.created_at : `${input.created_at}Z`;
-  await updatePage(id, patch, req.user?.id ?? null);
-  redirectWithFlash(req, res, `/admin/pages/${id}`, pageScreenMessages.saved);
+  // The form's datetime-local field has no offset: it is UTC, as its label says.
+  if (input.created_at) patch.created_at = input.created_at;
+  await updatePage(ctx, id, patch, actorOf(call), catalog);
+  redirectWithFlash(call.req, call.res, `/admin/pages/${id}`, pageScreenMessages.saved);
 }
 
 // POST /admin/pages/:id/duplicate
-export async function duplicate(req: Request, res: Response): Promise<void> {
-  const copy = await duplicatePage(Number(req.params.id), req.user?.id ?? null);
-  redirectWithFlash(req, res, `/admin/pages/${copy.id}`, pageScreenMessages.duplicated);
+export async function duplicate(call: Call<{ id: number }>): Promise<void> {
+  const copy = await duplicatePage(call.ctx, call.params.id, actorOf(call));
+  redirectWithFlash(call.req, call.res, `/admin/pages/${copy.id}`, pageScreenMessages.duplicated);
 }
 
 // GET /admin/pages/:id/delete — confirmation, with the children rule spelled out.
-export async function confirmDeletePage(req: Request, res: Response, locals: FormLocals = {}, status = 200): Promise<void> {
-  const id = Number(req.params.id);
-  const [page, tree] = await Promise.all([getPage(id), loadPageTree()]);
+export async function confirmDeletePage(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+  const id = pathId(call);
+  const [page, tree] = await Promise.all([getPage(call.ctx, id), loadPageTree(call.ctx)]);
   const error = locals.error === pageMessages.hasChildren ? pageScreenMessages.hasChildren : locals.error;
   await renderAdmin(
-    req,
-    res,
+    call,
     'admin/pages/delete.njk',
     { pageTitle: `Supprimer la page ${page.title}`, page, descendants: countDescendants(tree.byId.get(id)), ...locals, error },
     status,
@@ -216,7 +208,8 @@ export async function confirmDeletePage(req: Request, res: Response, locals: For
 }
 
 // POST /admin/pages/:id/delete {cascade?}
-export async function removePage(req: Request, res: Response): Promise<void> {
-  const count = await deletePage(Number(req.params.id), { cascade: req.body.cascade === 'on' || req.body.cascade === 'true' });
-  redirectWithFlash(req, res, '/admin/pages', pageScreenMessages.deleted(count));
+export async function removePage(call: Call<{ id: number }, Record<string, never>, { cascade?: string }>): Promise<void> {
+  const cascade = call.body.cascade === 'on' || call.body.cascade === 'true';
+  const count = await deletePage(call.ctx, call.params.id, { cascade });
+  redirectWithFlash(call.req, call.res, '/admin/pages', pageScreenMessages.deleted(count));
 }

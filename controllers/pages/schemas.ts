@@ -1,64 +1,70 @@
-// joi schemas of the pages module's JSON routes (the edge). The page rules themselves
-// (title, slug format, reserved slugs, template, dates, cycles) live in the model so
-// they hold for every caller; these only type the input and refuse unknown fields.
+// joi schemas of the pages module's JSON routes (the edge; the API surface refuses
+// unknown body fields and query parameters). Blocks and SEO use the module's own
+// schemas (models/pages/blocks.ts), so the edge and the model apply one rule; the page
+// rules themselves (title, slug format, reserved slugs, template, dates, cycles) live
+// in the model, which words their messages.
 import Joi from 'joi';
+import { id, idParam, pagination, text } from '../../lib/schema-primitives.js';
+import { seoSchema } from '../../models/pages/blocks.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
+import type { PageInput, PagePatch, Visibility } from '../../models/pages/pages.js';
 
-const id = Joi.number().integer().min(1).max(2_147_483_647);
+export { idParams } from '../../lib/schema-primitives.js';
 
-export const idParams = Joi.object({ id: id.required() });
+const visibility = text().valid('public', 'private');
 
-const block = Joi.object({ type: Joi.string().min(1).max(64).required() }).unknown(true);
+function pageFields(catalog: PageCatalog) {
+  return {
+    title: text().allow('').max(300),
+    slug: text().allow('').max(200),
+    parent_id: id.allow(null),
+    template: text().max(64),
+    blocks: catalog.blocks.schema(),
+    seo: seoSchema,
+    visibility,
+  };
+}
 
-const seo = Joi.object({
-  title: Joi.string().allow('').max(300),
-  description: Joi.string().allow('').max(1000),
-  image: Joi.string().allow('').max(2000),
-  noindex: Joi.boolean(),
-}).unknown(true);
+export function createPageBody(catalog: PageCatalog): Joi.ObjectSchema<PageInput> {
+  const fields = pageFields(catalog);
+  return Joi.object<PageInput>({ ...fields, title: fields.title.required() });
+}
 
-const pageFields = {
-  title: Joi.string().allow('').max(300),
-  slug: Joi.string().allow('').max(200),
-  parent_id: id.allow(null),
-  template: Joi.string().max(64),
-  blocks: Joi.array().items(block).max(500),
-  seo,
-  visibility: Joi.string().valid('public', 'private'),
-};
+// created_at is parsed and checked by the model (calendar, from 1970, in the past).
+export function updatePageBody(catalog: PageCatalog): Joi.ObjectSchema<PagePatch> {
+  return Joi.object<PagePatch>({ ...pageFields(catalog), created_at: text().max(40) });
+}
 
-export const createPageBody = Joi.object({ ...pageFields, title: pageFields.title.required() });
+export interface AdminListQuery {
+  visibility?: Visibility;
+  parent?: 'root' | number;
+  limit: number;
+  offset: number;
+}
 
-// Parsed and checked by the model (ISO, in the past), which words the message.
-export const updatePageBody = Joi.object({ ...pageFields, created_at: Joi.any() });
-
-const pagination = (max: number, fallback: number) => ({
-  limit: Joi.number().integer().min(1).max(max).default(fallback),
-  offset: Joi.number().integer().min(0).max(10_000_000).default(0),
-});
-
-export const adminListQuery = Joi.object({
-  visibility: Joi.string().valid('public', 'private'),
-  parent: Joi.alternatives(Joi.string().valid('root'), id),
+export const adminListQuery = Joi.object<AdminListQuery>({
+  visibility,
+  parent: Joi.alternatives(text().valid('root'), idParam),
   ...pagination(500, 100),
 });
 
-export const deleteQuery = Joi.object({ cascade: Joi.boolean().default(false) });
+export const deleteQuery = Joi.object<{ cascade: boolean }>({ cascade: Joi.boolean().default(false) });
 
-export const byPathQuery = Joi.object({ path: Joi.string().max(7000).required() });
+export const byPathQuery = Joi.object<{ path: string }>({ path: text().max(7000).required() });
 
-export const publicListQuery = Joi.object({
-  parent: Joi.string().max(7000),
+export const publicListQuery = Joi.object<{ parent?: string; limit: number; offset: number }>({
+  parent: text().allow('').max(7000),
   ...pagination(200, 200),
 });
 
-export const mediaListQuery = Joi.object(pagination(200, 50));
+export const mediaListQuery = Joi.object<{ limit: number; offset: number }>(pagination(200, 50));
 
-export const mediaPatchBody = Joi.object({
-  alt: Joi.string().allow('').max(500),
-  caption: Joi.string().allow('').max(1000),
-});
+export interface MediaTextsBody {
+  alt?: string;
+  caption?: string;
+}
 
-export const mediaUploadBody = Joi.object({
-  alt: Joi.string().allow('').max(500),
-  caption: Joi.string().allow('').max(1000),
+export const mediaTextsBody = Joi.object<MediaTextsBody>({
+  alt: text().allow('').max(500),
+  caption: text().allow('').max(1000),
 });

@@ -1,10 +1,11 @@
 // The public site of the pages module: the last route renders the page at any path
 // through its template; `/` is the home page; `/sitemap.xml` lists public pages. All
 // data comes from the server functions, in-process (never through the HTTP routes).
-import type { NextFunction, Request, Response } from 'express';
-import { activeConfig } from '../../lib/config.js';
-import { logger } from '../../lib/logger.js';
-import type { Block } from '../../models/pages/pages.js';
+import type { Response } from 'express';
+import type { AppContext } from '../../lib/context.js';
+import type { Call } from '../../routes/define.js';
+import { renderableBlocks, safeHref } from '../../models/pages/blocks.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
 import {
   HOME_SLUG,
   isResolvablePath,
@@ -14,64 +15,41 @@ import {
   type PublicPageSummary,
   type ResolvedPage,
 } from '../../models/pages/public.js';
-import { getPageTemplate } from '../../models/pages/templates.js';
-
-/** Block types that have a partial in views/site/blocks/. */
-export const BLOCK_TYPES = new Set(['heading', 'paragraph', 'image', 'list', 'quote', 'link', 'children']);
-const loggedUnknownTypes = new Set<string>();
-
-function knownBlocks(blocks: Block[], pageId: number): Block[] {
-  const kept: Block[] = [];
-  for (const block of Array.isArray(blocks) ? blocks : []) {
-    if (block && BLOCK_TYPES.has(block.type)) {
-      kept.push(block.type === 'link' ? { ...block, href: safeHref(block.href) } : block);
-    } else if (!loggedUnknownTypes.has(String(block?.type))) {
-      // Once per type and process: a page viewed often must not flood the log.
-      loggedUnknownTypes.add(String(block?.type));
-      logger.warn({ type: block?.type, pageId }, 'unknown page block type skipped');
-    }
-  }
-  return kept;
-}
-
-/** Links only to http(s) or to a path of this site: never `javascript:` and the like. */
-export function safeHref(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const href = value.trim();
-  if (/^\/(?!\/)/.test(href)) return href;
-  return /^https?:\/\/[^\s]+$/i.test(href) ? href : null;
-}
 
 function absolute(baseUrl: string, path: string): string {
   return /^https?:\/\//i.test(path) ? path : baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : '/' + path);
 }
 
-function text(value: unknown): string | undefined {
+function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
-async function renderPage(res: Response, resolved: ResolvedPage, url: string): Promise<void> {
+/**
+ * Page rendering, the one use case behind `/` and every page URL: the template's view
+ * with the blocks a template may receive, the sub-pages when something lists them,
+ * breadcrumbs and the SEO metadata.
+ */
+export async function renderPage(ctx: AppContext, res: Response, catalog: PageCatalog, resolved: ResolvedPage, url: string): Promise<void> {
   const { page, ancestorTitles, segments } = resolved;
-  const config = activeConfig();
-  const template = getPageTemplate(page.template);
-  const blocks = knownBlocks(page.blocks, page.id);
+  const template = catalog.templates.get(page.template);
+  const blocks = renderableBlocks(ctx, catalog.blocks, page.blocks, page.id);
   let children: PublicPageSummary[] = [];
   if (template.listsChildren || blocks.some((block) => block.type === 'children')) {
-    children = (await listPublicChildrenAt(page.id, '/' + segments.join('/'), { limit: 200 })).items;
+    children = (await listPublicChildrenAt(ctx, page.id, '/' + segments.join('/'), { limit: 200 })).items;
   }
-  const seo = page.seo ?? {};
-  const firstImage = blocks.find((block) => block.type === 'image' && typeof block.url === 'string');
-  const image = text(seo.image) ?? (firstImage?.url as string | undefined);
+  const seo = page.seo && typeof page.seo === 'object' ? page.seo : {};
+  const firstImage = blocks.find((block) => block.type === 'image');
+  const image = safeHref(seo.image) ?? (firstImage?.url as string | undefined);
   res.render(template.view, {
     page,
     blocks,
     children,
     breadcrumbs: ancestorTitles.map((title, index) => ({ title, url: '/' + segments.slice(0, index + 1).join('/') })),
     meta: {
-      title: text(seo.title) ?? page.title,
-      description: text(seo.description),
-      canonical: absolute(config.baseUrl, url),
-      image: image ? absolute(config.baseUrl, image) : undefined,
+      title: nonEmpty(seo.title) ?? page.title,
+      description: nonEmpty(seo.description),
+      canonical: absolute(ctx.config.baseUrl, url),
+      image: image ? absolute(ctx.config.baseUrl, image) : undefined,
       noindex: seo.noindex === true,
     },
   });
@@ -82,16 +60,17 @@ function notFoundPage(res: Response): void {
 }
 
 // GET / — the public root page whose slug is `accueil`, else a list of the root pages.
-export async function renderHome(_req: Request, res: Response): Promise<void> {
-  const resolved = await resolvePublishedPage([HOME_SLUG]);
-  if (resolved) return renderPage(res, resolved, '/');
-  const { items } = await listPublicChildrenAt(null, '', { limit: 200 });
-  res.render('site/home.njk', { children: items, meta: { title: activeConfig().appName, canonical: absolute(activeConfig().baseUrl, '/') } });
+export async function renderHome(catalog: PageCatalog, call: Call): Promise<void> {
+  const { ctx, res } = call;
+  const resolved = await resolvePublishedPage(ctx, [HOME_SLUG]);
+  if (resolved) return renderPage(ctx, res, catalog, resolved, '/');
+  const { items } = await listPublicChildrenAt(ctx, null, '', { limit: 200 });
+  res.render('site/home.njk', { children: items, meta: { title: ctx.config.appName, canonical: absolute(ctx.config.baseUrl, '/') } });
 }
 
 // GET /* — the catch-all, mounted last: the public page at this path, or the 404 page.
-export async function renderPublicPage(req: Request, res: Response, next: NextFunction): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+export async function renderPublicPage(catalog: PageCatalog, call: Call): Promise<void> {
+  const { ctx, req, res } = call;
   const path = req.path;
   if (path.startsWith('//')) return notFoundPage(res);
   if (path.length > 1 && path.endsWith('/')) {
@@ -104,15 +83,16 @@ export async function renderPublicPage(req: Request, res: Response, next: NextFu
   }
   const segments = path.slice(1).split('/');
   if (!isResolvablePath(segments)) return notFoundPage(res);
-  const resolved = await resolvePublishedPage(segments);
+  const resolved = await resolvePublishedPage(ctx, segments);
   if (!resolved) return notFoundPage(res);
-  await renderPage(res, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
+  await renderPage(ctx, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
 }
 
 // GET /sitemap.xml
-export async function renderSitemap(_req: Request, res: Response): Promise<void> {
-  const baseUrl = activeConfig().baseUrl;
-  const pages = await listAllPublicPageUrls();
+export async function renderSitemap(call: Call): Promise<void> {
+  const { ctx, res } = call;
+  const baseUrl = ctx.config.baseUrl;
+  const pages = await listAllPublicPageUrls(ctx);
   const entries = [{ loc: absolute(baseUrl, '/'), lastmod: undefined as string | undefined }];
   for (const page of pages) {
     if (page.url === `/${HOME_SLUG}`) continue;

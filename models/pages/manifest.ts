@@ -1,8 +1,9 @@
-// The pages module's manifest (DESIGN §2): its permission section, seeded by its own
-// migration after the core sections, and the templates it ships.
-import type { PermissionSectionSeed } from '../auth/schema.js';
+// The pages module's permission section (DESIGN §2), declared by its register() call
+// and listed in the catalogue after the core sections. Its rows are seeded by the
+// module's own migration (migrations/pages/), which keeps a frozen copy of them.
+import type { PermissionSection } from '../../lib/modules.js';
 
-export const PAGES_PERMISSION_SECTION: PermissionSectionSeed = {
+export const PAGES_PERMISSION_SECTION: PermissionSection = {
   key: 'pages',
   label: 'Pages',
   position: 100,
@@ -10,9 +11,4 @@ export const PAGES_PERMISSION_SECTION: PermissionSectionSeed = {
     { key: 'pages.view', label: 'Consulter les pages' },
     { key: 'pages.manage', label: 'Gérer les pages et les médias' },
   ],
-};
-
-export const pagesManifest = {
-  name: 'pages',
-  permissionSections: [PAGES_PERMISSION_SECTION],
 };

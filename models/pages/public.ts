@@ -7,9 +7,9 @@
 // Statement counts are fixed whatever the depth: one recursive statement resolves a
 // path (plus one for media when the page has image blocks); a child list costs one
 // statement for the parent's base path and one for the children.
-import { db, type Executor } from '../../lib/db.js';
+import type { AppContext } from '../../lib/context.js';
 import { attachMedia } from './media.js';
-import type { Block, Page, PageSummary } from './pages.js';
+import type { Page, PageSummary } from './pages.js';
 import { PAGES_TABLE } from './schema.js';
 import { SLUG_PATTERN, SLUG_MAX_LENGTH } from './slugs.js';
 
@@ -34,9 +34,7 @@ const PUBLIC_COLUMNS = 'p.id, p.parent_id, p.title, p.slug, p.template, p.blocks
 /** Segments that can name a page: 1..64 valid slugs. */
 export function isResolvablePath(segments: string[]): boolean {
   return (
-    segments.length > 0 &&
-    segments.length <= MAX_PATH_DEPTH &&
-    segments.every((segment) => segment.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(segment))
+    segments.length > 0 && segments.length <= MAX_PATH_DEPTH && segments.every((segment) => segment.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(segment))
   );
 }
 
@@ -59,12 +57,12 @@ export const RESOLVE_SQL = `
   WHERE c.depth = ?`;
 
 /** The published page at this chain of slugs, without media (one statement). */
-export async function resolvePublicPage(segments: string[], trx: Executor = db()): Promise<ResolvedPage | null> {
+export async function resolvePublicPage(ctx: AppContext, segments: string[]): Promise<ResolvedPage | null> {
   if (!isResolvablePath(segments)) return null;
-  const { rows } = await trx.raw(RESOLVE_SQL, [segments, segments, segments.length, segments.length]);
+  const { rows } = await ctx.db.raw<{ rows: Array<Page & { ancestor_titles: string[] }> }>(RESOLVE_SQL, [segments, segments, segments.length, segments.length]);
   if (!rows.length) return null;
   const { ancestor_titles: ancestorTitles, ...page } = rows[0];
-  return { page: page as Page, ancestorTitles, segments };
+  return { page, ancestorTitles, segments };
 }
 
 /**
@@ -72,22 +70,22 @@ export async function resolvePublicPage(segments: string[], trx: Executor = db()
  * match or the page (or one of its ancestors) is not public. The row has its blocks,
  * image blocks enriched with the media's url, alt and caption; it has no `url`.
  */
-export async function getPublishedPageBySegments(segments: string[], trx: Executor = db()): Promise<Page | null> {
-  const resolved = await resolvePublishedPage(segments, trx);
+export async function getPublishedPageBySegments(ctx: AppContext, segments: string[]): Promise<Page | null> {
+  const resolved = await resolvePublishedPage(ctx, segments);
   return resolved ? resolved.page : null;
 }
 
 /** As getPublishedPageBySegments, with the breadcrumb data the site needs. */
-export async function resolvePublishedPage(segments: string[], trx: Executor = db()): Promise<ResolvedPage | null> {
-  const resolved = await resolvePublicPage(segments, trx);
+export async function resolvePublishedPage(ctx: AppContext, segments: string[]): Promise<ResolvedPage | null> {
+  const resolved = await resolvePublicPage(ctx, segments);
   if (!resolved) return null;
-  resolved.page.blocks = await attachMedia(resolved.page.blocks as Block[], trx);
+  resolved.page.blocks = await attachMedia(ctx, resolved.page.blocks);
   return resolved;
 }
 
 /** The public base path of a page (`/a/b`), or null if it is missing or not public. */
-export async function publicPathOf(pageId: number, trx: Executor = db()): Promise<string | null> {
-  const { rows } = await trx.raw(
+export async function publicPathOf(ctx: AppContext, pageId: number): Promise<string | null> {
+  const { rows } = await ctx.db.raw<{ rows: Array<{ path: string | null; visible: boolean | null; n: number }> }>(
     `WITH RECURSIVE up AS (
        SELECT id, parent_id, slug, visibility, 1 AS depth FROM ${PAGES_TABLE} WHERE id = ?
        UNION ALL
@@ -99,7 +97,7 @@ export async function publicPathOf(pageId: number, trx: Executor = db()): Promis
     [pageId],
   );
   const row = rows[0];
-  return row && Number(row.n) > 0 && row.visible ? `/${row.path}` : null;
+  return row && Number(row.n) > 0 && row.visible && row.path !== null ? `/${row.path}` : null;
 }
 
 export interface ChildListOptions {
@@ -109,13 +107,13 @@ export interface ChildListOptions {
 
 /** The public children under a known base path (`''` for the root), with the total. */
 export async function listPublicChildrenAt(
+  ctx: AppContext,
   parentId: number | null,
   basePath: string,
   options: ChildListOptions = {},
-  trx: Executor = db(),
 ): Promise<{ items: PublicPageSummary[]; total: number }> {
   const { limit = 200, offset = 0 } = options;
-  const { rows } = await trx.raw(
+  const { rows } = await ctx.db.raw<{ rows: Array<PublicPageSummary & { total: number }> }>(
     `SELECT p.id, p.parent_id, p.title, p.slug, p.template, p.seo, p.visibility, p.author_id, p.updated_by,
             p.created_at, p.updated_at, ?::text || '/' || p.slug AS url, count(*) OVER () AS total
      FROM ${PAGES_TABLE} p
@@ -126,10 +124,14 @@ export async function listPublicChildrenAt(
   );
   let total = rows.length ? Number(rows[0].total) : 0;
   if (!rows.length && offset > 0) {
-    const counted = await trx(PAGES_TABLE).whereRaw('COALESCE(parent_id, 0) = ?', [parentId ?? 0]).andWhere({ visibility: 'public' }).count({ n: '*' });
+    const counted = await ctx
+      .db(PAGES_TABLE)
+      .whereRaw('COALESCE(parent_id, 0) = ?', [parentId ?? 0])
+      .andWhere({ visibility: 'public' })
+      .count({ n: '*' });
     total = Number(counted[0].n);
   }
-  return { items: rows.map(({ total: _total, ...row }: { total: number }) => row as PublicPageSummary), total };
+  return { items: rows.map(({ total: _total, ...row }) => row), total };
 }
 
 /**
@@ -137,19 +139,19 @@ export async function listPublicChildrenAt(
  * with its `url`; the parent's base path is resolved once for the whole list; no blocks.
  * A missing or non-public parent has no public children.
  */
-export async function listPublicChildPages(parentId: number | null, options: ChildListOptions = {}, trx: Executor = db()): Promise<PublicPageSummary[]> {
+export async function listPublicChildPages(ctx: AppContext, parentId: number | null, options: ChildListOptions = {}): Promise<PublicPageSummary[]> {
   let basePath = '';
   if (parentId !== null) {
-    const path = await publicPathOf(parentId, trx);
+    const path = await publicPathOf(ctx, parentId);
     if (path === null) return [];
     basePath = path;
   }
-  return (await listPublicChildrenAt(parentId, basePath, options, trx)).items;
+  return (await listPublicChildrenAt(ctx, parentId, basePath, options)).items;
 }
 
 /** Every page reachable on the public site, with its URL (one statement; for the sitemap). */
-export async function listAllPublicPageUrls(limit = 50_000, trx: Executor = db()): Promise<Array<{ url: string; updated_at: Date }>> {
-  const { rows } = await trx.raw(
+export async function listAllPublicPageUrls(ctx: AppContext, limit = 50_000): Promise<Array<{ url: string; updated_at: Date }>> {
+  const { rows } = await ctx.db.raw<{ rows: Array<{ url: string; updated_at: Date }> }>(
     `WITH RECURSIVE tree AS (
        SELECT id, '/' || slug AS url, updated_at, 1 AS depth FROM ${PAGES_TABLE}
        WHERE parent_id IS NULL AND visibility = 'public'

@@ -4,17 +4,7 @@ export const SLUG_MAX_LENGTH = 100;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 // Root slugs that would shadow the server's own paths.
-export const RESERVED_ROOT_SLUGS = new Set([
-  'auth',
-  'app',
-  'admin',
-  'account',
-  'uploads',
-  'assets',
-  'sitemap.xml',
-  'robots.txt',
-  'favicon.ico',
-]);
+export const RESERVED_ROOT_SLUGS = new Set(['auth', 'app', 'admin', 'account', 'uploads', 'assets', 'sitemap.xml', 'robots.txt', 'favicon.ico']);
 
 // Letters NFD does not split into a base letter plus an accent.
 const LIGATURES: Record<string, string> = { œ: 'oe', Œ: 'oe', æ: 'ae', Æ: 'ae', ß: 'ss', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ł: 'l', Ł: 'l' };

@@ -1,37 +1,122 @@
-// The pages module's screens under /admin (behind the admin guard), mounted through
-// the module's registerAdmin hook, and their entries in the admin navigation.
-import type { Request, Router } from 'express';
-import { formChain, registerAdminScreen, uploadFormChain } from '../../controllers/admin/shell.js';
+// The pages module's screens under /admin (behind the admin guard and its CSRF check).
+// Each form row names the page that re-renders, with the messages and the input kept,
+// when the rules refuse a submission.
 import * as blocks from '../../controllers/pages/admin-screens-blocks.js';
+import { blockParams, pageParams } from '../../controllers/pages/admin-call.js';
 import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
-import { parseImageUpload } from '../../lib/uploads.js';
-import { requirePermission } from '../../middleware/require-auth.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
+import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.js';
 
-export function registerPagesAdminScreens(admin: Router): void {
-  registerAdminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
-  registerAdminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
-  const view = requirePermission('pages.view');
-  const manage = requirePermission('pages.manage');
-  const edit = pages.showEditPage;
+const VIEW = { permission: 'pages.view' } as const;
+const MANAGE = { permission: 'pages.manage' } as const;
 
-  admin.get('/pages', view, pages.showPageTree);
-  admin.get('/pages/new', manage, (req, res) => pages.showNewPage(req, res));
-  admin.post('/pages', ...formChain('page', [manage], pages.saveNewPage, pages.showNewPage));
-  admin.get('/pages/:id', view, (req, res) => pages.showEditPage(req, res));
-  admin.post('/pages/:id', ...formChain('page', [manage], pages.savePage, edit));
-  admin.post('/pages/:id/duplicate', ...formChain('duplicate', [manage], pages.duplicate, edit));
-  admin.get('/pages/:id/delete', manage, (req, res) => pages.confirmDeletePage(req, res));
-  admin.post('/pages/:id/delete', ...formChain('delete', [manage], pages.removePage, pages.confirmDeletePage));
-  admin.post('/pages/:id/blocks', ...formChain('add-block', [manage], blocks.addBlock, edit));
-  const blockForm = (req: Request) => `block-${req.params.index}`;
-  admin.post('/pages/:id/blocks/:index', ...formChain(blockForm, [manage], blocks.saveBlock, edit));
-  admin.post('/pages/:id/blocks/:index/move', ...formChain(blockForm, [manage], blocks.moveBlock, edit));
-  admin.post('/pages/:id/blocks/:index/delete', ...formChain(blockForm, [manage], blocks.removeBlock, edit));
+export function pagesAdminRoutes(catalog: PageCatalog): AnyRoute[] {
+  const edit = (call: AnyCall, locals: FormLocals, status: number) => pages.showEditPage(catalog, call, locals, status);
+  const blockForm = (call: AnyCall) => `block-${String(call.req.params.index)}`;
+  return [
+    route({ method: 'get', path: '/pages', access: VIEW, query: pages.treeQuery, handler: pages.showPageTree }),
+    route({ method: 'get', path: '/pages/new', access: MANAGE, query: pages.newPageQuery, handler: (call) => pages.showNewPage(catalog, call) }),
+    route({
+      method: 'post',
+      path: '/pages',
+      access: MANAGE,
+      body: pages.pageForm,
+      form: { name: 'page', rerender: (call, locals, status) => pages.showNewPage(catalog, call, locals, status) },
+      handler: (call) => pages.saveNewPage(catalog, call),
+    }),
+    route({ method: 'get', path: '/pages/:id', access: VIEW, params: pageParams, handler: (call) => pages.showEditPage(catalog, call) }),
+    route({
+      method: 'post',
+      path: '/pages/:id',
+      access: MANAGE,
+      params: pageParams,
+      body: pages.pageForm,
+      form: { name: 'page', rerender: edit },
+      handler: (call) => pages.savePage(catalog, call),
+    }),
+    route({
+      method: 'post',
+      path: '/pages/:id/duplicate',
+      access: MANAGE,
+      params: pageParams,
+      form: { name: 'duplicate', rerender: edit },
+      handler: pages.duplicate,
+    }),
+    route({ method: 'get', path: '/pages/:id/delete', access: MANAGE, params: pageParams, handler: (call) => pages.confirmDeletePage(call) }),
+    route({
+      method: 'post',
+      path: '/pages/:id/delete',
+      access: MANAGE,
+      params: pageParams,
+      body: pages.deleteForm,
+      form: { name: 'delete', rerender: pages.confirmDeletePage },
+      handler: pages.removePage,
+    }),
+    route({
+      method: 'post',
+      path: '/pages/:id/blocks',
+      access: MANAGE,
+      params: pageParams,
+      body: blocks.addBlockForm,
+      form: { name: 'add-block', rerender: edit },
+      handler: (call) => blocks.addBlock(catalog, call),
+    }),
+    route({
+      method: 'post',
+      path: '/pages/:id/blocks/:index',
+      access: MANAGE,
+      params: blockParams,
+      body: blocks.blockForm,
+      form: { name: blockForm, rerender: edit },
+      handler: (call) => blocks.saveBlock(catalog, call),
+    }),
+    route({
+      method: 'post',
+      path: '/pages/:id/blocks/:index/move',
+      access: MANAGE,
+      params: blockParams,
+      body: blocks.moveBlockForm,
+      form: { name: blockForm, rerender: edit },
+      handler: (call) => blocks.moveBlock(catalog, call),
+    }),
+    route({
+      method: 'post',
+      path: '/pages/:id/blocks/:index/delete',
+      access: MANAGE,
+      params: blockParams,
+      body: blocks.blockForm,
+      form: { name: blockForm, rerender: edit },
+      handler: (call) => blocks.removeBlock(catalog, call),
+    }),
 
-  admin.get('/media', manage, (req, res) => media.showMediaLibrary(req, res));
-  admin.post('/media', ...uploadFormChain('upload', [manage], parseImageUpload('file'), media.uploadMediaForm, media.showMediaLibrary));
-  admin.get('/media/:id', manage, (req, res) => media.showMediaItem(req, res));
-  admin.post('/media/:id', ...formChain('media', [manage], media.saveMediaItem, media.showMediaItem));
-  admin.post('/media/:id/delete', ...formChain('delete', [manage], media.deleteMediaItem, media.showMediaItem));
+    route({ method: 'get', path: '/media', access: MANAGE, query: media.mediaLibraryQuery, handler: (call) => media.showMediaLibrary(call) }),
+    route({
+      method: 'post',
+      path: '/media',
+      access: MANAGE,
+      upload: { field: 'file' },
+      body: media.mediaForm,
+      form: { name: 'upload', rerender: media.showMediaLibrary },
+      handler: media.uploadMediaForm,
+    }),
+    route({ method: 'get', path: '/media/:id', access: MANAGE, params: pageParams, handler: (call) => media.showMediaItem(call) }),
+    route({
+      method: 'post',
+      path: '/media/:id',
+      access: MANAGE,
+      params: pageParams,
+      body: media.mediaForm,
+      form: { name: 'media', rerender: media.showMediaItem },
+      handler: media.saveMediaItem,
+    }),
+    route({
+      method: 'post',
+      path: '/media/:id/delete',
+      access: MANAGE,
+      params: pageParams,
+      form: { name: 'delete', rerender: media.showMediaItem },
+      handler: media.deleteMediaItem,
+    }),
+  ];
 }

@@ -1,42 +1,36 @@
-// JSON routes of the pages module on the /app/api router (SPEC B2, B3; DESIGN §3).
-import type { Router } from 'express';
-import { requirePermission } from '../../middleware/require-auth.js';
-import { validate } from '../../middleware/validate.js';
-import {
-  createAdminPage,
-  deleteAdminPage,
-  duplicateAdminPage,
-  listAdminPages,
-  listAdminTemplates,
-  showAdminPage,
-  updateAdminPage,
-} from '../../controllers/pages/admin-pages.js';
-import { listPublicPages, showPublicPageByPath } from '../../controllers/pages/public-pages.js';
-import {
-  adminListQuery,
-  byPathQuery,
-  createPageBody,
-  deleteQuery,
-  idParams,
-  publicListQuery,
-  updatePageBody,
-} from '../../controllers/pages/schemas.js';
-import { registerMediaApi } from './media.js';
+// JSON rows of the pages module on /app/api (SPEC B2, B3; DESIGN §3). The admin rows
+// need pages.view or pages.manage (and admin.access); the public reads are declared
+// 'public', so they run without any session lookup.
+import { idParams } from '../../lib/schema-primitives.js';
+import * as admin from '../../controllers/pages/admin-pages.js';
+import * as publicPages from '../../controllers/pages/public-pages.js';
+import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, updatePageBody } from '../../controllers/pages/schemas.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
+import { route, type AnyRoute } from '../define.js';
+import { mediaApiRoutes } from './media.js';
 
-export function registerPagesApi(api: Router): void {
-  const view = requirePermission('pages.view');
-  const manage = requirePermission('pages.manage');
+export const VIEW = { permission: 'pages.view' } as const;
+export const MANAGE = { permission: 'pages.manage' } as const;
 
-  api.get('/admin/pages', view, validate({ query: adminListQuery }), listAdminPages);
-  api.post('/admin/pages', manage, validate({ body: createPageBody }), createAdminPage);
-  api.get('/admin/pages/templates', view, listAdminTemplates);
-  api.get('/admin/pages/:id', view, validate({ params: idParams }), showAdminPage);
-  api.put('/admin/pages/:id', manage, validate({ params: idParams, body: updatePageBody }), updateAdminPage);
-  api.post('/admin/pages/:id/duplicate', manage, validate({ params: idParams }), duplicateAdminPage);
-  api.delete('/admin/pages/:id', manage, validate({ params: idParams, query: deleteQuery }), deleteAdminPage);
-  registerMediaApi(api);
-
-  // Public: no permission, public pages only.
-  api.get('/pages/by-path', validate({ query: byPathQuery }), showPublicPageByPath);
-  api.get('/pages', validate({ query: publicListQuery }), listPublicPages);
+export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
+  return [
+    route({ method: 'get', path: '/admin/pages', access: VIEW, query: adminListQuery, handler: admin.listAdminPages }),
+    route({ method: 'post', path: '/admin/pages', access: MANAGE, body: createPageBody(catalog), handler: (call) => admin.createAdminPage(catalog, call) }),
+    // Before /:id, which would read `templates` as an id.
+    route({ method: 'get', path: '/admin/pages/templates', access: VIEW, handler: (call) => admin.listAdminTemplates(catalog, call) }),
+    route({ method: 'get', path: '/admin/pages/:id', access: VIEW, params: idParams, handler: admin.showAdminPage }),
+    route({
+      method: 'put',
+      path: '/admin/pages/:id',
+      access: MANAGE,
+      params: idParams,
+      body: updatePageBody(catalog),
+      handler: (call) => admin.updateAdminPage(catalog, call),
+    }),
+    route({ method: 'post', path: '/admin/pages/:id/duplicate', access: MANAGE, params: idParams, handler: admin.duplicateAdminPage }),
+    route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
+    ...mediaApiRoutes(),
+    route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),
+    route({ method: 'get', path: '/pages', access: 'public', query: publicListQuery, handler: publicPages.listPublicPages }),
+  ];
 }

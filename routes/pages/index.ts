@@ -1,16 +1,26 @@
-// The pages module (SPEC B, DESIGN §2): its manifest (permission section, seeded by
-// migrations/20261121000100_pages_tables.ts), its JSON routes on /app/api and its
-// public site. Tables: models/pages/schema.ts (createTables/dropTables).
-import type { SiteModule } from '../modules.js';
-import { pagesManifest } from '../../models/pages/manifest.js';
-import { registerPagesAdminScreens } from './admin-screens.js';
-import { registerPagesApi } from './api.js';
-import { registerPagesSite } from './site.js';
+// The pages module (SPEC B, DESIGN §2), declared through one register() call: its
+// permission section, its migrations, its admin screens, and its rows on the API, the
+// administration and the public site. Its templates and block types live in one
+// catalog created here, per application, and handed to the rows that need it; nothing
+// outside this folder and models/controllers/views of the module knows more of it.
+import { moduleMigrationsDirectory } from '../../lib/migrations.js';
+import type { SiteModule } from '../../lib/modules.js';
+import { createPageCatalog } from '../../models/pages/catalog.js';
+import { PAGES_PERMISSION_SECTION } from '../../models/pages/manifest.js';
+import { pagesAdminRoutes } from './admin-screens.js';
+import { pagesApiRoutes } from './api.js';
+import { pagesSiteRoutes } from './site.js';
 
 export const pagesModule: SiteModule = {
-  manifest: pagesManifest,
-  publicApiReads: ['/pages', '/pages/by-path'],
-  registerApi: registerPagesApi,
-  registerAdmin: registerPagesAdminScreens,
-  registerSite: registerPagesSite,
+  name: 'pages',
+  register(site) {
+    const catalog = createPageCatalog();
+    site.permissionSection(PAGES_PERMISSION_SECTION);
+    site.migrations(moduleMigrationsDirectory('pages'));
+    site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
+    site.adminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
+    site.apiRoutes(pagesApiRoutes(catalog));
+    site.adminRoutes(pagesAdminRoutes(catalog));
+    site.siteRoutes(pagesSiteRoutes(catalog));
+  },
 };

@@ -1,47 +1,48 @@
 // In a real browser: a page tree built through the admin API, then the public URL of a
 // third-level page opened in Chromium (title, description, image block, links).
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { projectRoot } from '../../lib/paths.js';
-import { createTestApp, resetData } from '../support/app.js';
+import type { AppContext } from '../../lib/context.js';
+import { contextOf, createTestApp, resetData } from '../support/app.js';
+import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { PNG_BYTES, userWith } from './helpers.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('public page in a browser', function () {
   this.timeout(60_000);
   let server: Server;
   let baseUrl: string;
   let browser: Browser;
+  let ctx: AppContext;
 
-  before(async () => {
+  before(async function () {
+    if (!chromiumAvailable()) return this.skip();
     const app = createTestApp({ APP_NAME: 'Site navigateur' });
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ctx = contextOf(app);
+    ({ server, baseUrl } = await listenOnFreePort(app));
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    if (server) await new Promise((resolve) => server.close(resolve));
   });
-  beforeEach(resetData);
+  beforeEach(() => resetData(ctx));
 
   it('renders a third-level page built through the admin API, with its metadata, image and links', async () => {
-    const admin = await userWith('admin');
+    const admin = await userWith(ctx, 'admin');
     const api = (method: 'post' | 'put', url: string, body: object) =>
-      request(baseUrl)[method](url).set('Cookie', admin.cookie).set('Origin', baseUrl).send(body).expect((res) => {
-        if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
-      });
+      request(baseUrl)
+        [method](url)
+        .set('Cookie', admin.cookie)
+        .set('Origin', baseUrl)
+        .send(body)
+        .expect((res) => {
+          if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+        });
     const media = await request(baseUrl)
       .post('/app/api/admin/media')
       .set('Cookie', admin.cookie)

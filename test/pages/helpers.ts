@@ -1,32 +1,47 @@
-// Helpers of the pages tests: users holding chosen permissions, their session cookie,
-// pages created straight through the model, and a statement counter on the pool.
+// Helpers of the pages tests: users holding chosen permissions with their session
+// cookie, pages created straight through the model, and raw rows for data an older
+// version (or another writer) may have stored.
+import type { AppContext } from '../../lib/context.js';
 import { createPage, type PageInput } from '../../models/pages/pages.js';
-import { caller, logIn } from '../support/fixtures.js';
+import { caller } from '../support/fixtures.js';
 
 /** A user whose role holds exactly these permissions ('admin' for the system role). */
-export async function userWith(permissions: string[] | 'admin'): Promise<{ id: number; cookie: string }> {
-  const user = await caller(permissions === 'admin' ? { role: 'admin', password: null } : { permissions, password: null });
+export async function userWith(ctx: AppContext, permissions: string[] | 'admin'): Promise<{ id: number; cookie: string }> {
+  const user = await caller(ctx, permissions === 'admin' ? { role: 'admin', password: null } : { permissions, password: null });
   return { id: user.id, cookie: user.cookie };
 }
 
-export async function cookieFor(userId: number): Promise<string> {
-  return (await logIn({ id: userId })).cookie;
-}
-
-export async function makePage(input: Partial<PageInput> & { title: string }): Promise<{ id: number; slug: string }> {
-  return createPage(input as PageInput);
+export async function makePage(ctx: AppContext, input: Partial<PageInput> & { title: string }): Promise<{ id: number; slug: string }> {
+  return createPage(ctx, input);
 }
 
 /** A chain of public pages `p1/p2/…/pN`; returns their ids from the root down. */
-export async function makeChain(depth: number, prefix = 'p', last: Partial<PageInput> = {}): Promise<number[]> {
+export async function makeChain(ctx: AppContext, depth: number, prefix = 'p', last: Partial<PageInput> = {}): Promise<number[]> {
   const ids: number[] = [];
   let parent: number | null = null;
   for (let level = 1; level <= depth; level++) {
-    const page: { id: number } = await createPage({ title: `${prefix}${level}`, slug: `${prefix}${level}`, parent_id: parent, ...(level === depth ? last : {}) });
+    const page: { id: number } = await createPage(ctx, {
+      title: `${prefix}${level}`,
+      slug: `${prefix}${level}`,
+      parent_id: parent,
+      ...(level === depth ? last : {}),
+    });
     ids.push(page.id);
     parent = page.id;
   }
   return ids;
+}
+
+/** A page row written without the model's checks (as an older version could have stored it). */
+export async function storeRawPage(
+  ctx: AppContext,
+  row: { title: string; slug: string; blocks?: unknown[]; seo?: object; parent_id?: number | null },
+): Promise<number> {
+  const [inserted] = await ctx
+    .db('app_pages')
+    .insert({ ...row, blocks: JSON.stringify(row.blocks ?? []), seo: JSON.stringify(row.seo ?? {}) })
+    .returning('id');
+  return inserted.id;
 }
 
 export { countStatements } from '../support/statements.js';

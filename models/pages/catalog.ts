@@ -1,0 +1,15 @@
+// What a pages module instance knows: its page templates and its block types. One
+// catalog is created by the module's register() and handed to the route handlers that
+// need it; model calls given none use a fresh built-in one.
+import { createBlockRegistry, type BlockRegistry } from './blocks.js';
+import { createTemplateRegistry, type TemplateRegistry } from './templates.js';
+
+export interface PageCatalog {
+  templates: TemplateRegistry;
+  blocks: BlockRegistry;
+}
+
+/** The built-in templates (`default`, `section`) and block types. */
+export function createPageCatalog(): PageCatalog {
+  return { templates: createTemplateRegistry(), blocks: createBlockRegistry() };
+}
