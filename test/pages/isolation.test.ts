@@ -6,6 +6,7 @@ import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { migrateLatest } from '../../lib/migrations.js';
 import { getPublishedPageBySegments, listPublicChildPages } from '../../models/pages/public.js';
+import { createTables, dropTables } from '../../models/pages/schema.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { makePage, userWith } from './helpers.js';
@@ -85,5 +86,18 @@ describe('pages module: two applications on two databases in one process', () =>
     for (const ctx of [one, two]) {
       expect(warnings.get(ctx)!.filter((details) => (details as { type?: string }).type === 'inconnu-isolation')).to.have.length(1);
     }
+  });
+
+  it('drops and creates its own tables (SPEC dropTables/createTables) through its migrations, leaving the other database alone', async () => {
+    await makePage(one, { title: 'Reste' });
+    expect(await dropTables(two.db)).to.deep.equal(['20261121000100_pages_tables']);
+    expect(await two.db.schema.hasTable('app_pages')).to.equal(false);
+    expect(await two.db('app_auth_permission_sections').where({ key: 'pages' }).first()).to.equal(undefined);
+    expect(await two.db.schema.hasTable('app_auth_users')).to.equal(true);
+    expect(await createTables(two.db)).to.deep.equal(['20261121000100_pages_tables']);
+    expect(await createTables(two.db)).to.deep.equal([]);
+    await makePage(two, { title: 'De retour' });
+    expect((await request(second).get('/de-retour')).status).to.equal(200);
+    expect((await request(first).get('/reste')).status).to.equal(200);
   });
 });
