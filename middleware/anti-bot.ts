@@ -4,49 +4,56 @@
 // refused. The refusal looks like any other form failure (400, one vague message),
 // so a bot learns nothing about which check caught it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
-import { nowMs } from '../lib/clock.js';
-import { activeConfig } from '../lib/config.js';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppContext } from '../lib/context.js';
 import { UserFacingError } from '../lib/errors.js';
+import { lazyLocal } from './csrf.js';
 
 export const ANTI_BOT_MIN_AGE_MS = 1500;
 export const ANTI_BOT_MAX_AGE_MS = 10 * 60_000;
 export const antiBotMessage = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
 
-function sign(renderedAt: string): string {
-  return createHmac('sha256', activeConfig().sessionSecret).update(`form-time:${renderedAt}`).digest('base64url');
+export interface AntiBot {
+  /** res.locals.formTimestamp for the forms of the page, made when the page renders. */
+  provideTimestamp: RequestHandler;
+  /** Refuses (400, code form_rejected) a filled honeypot or a missing, forged, too young or too old `_t`. */
+  refuseBots: RequestHandler;
 }
 
-/** The `_t` value for a form rendered now. */
-export function formTimestamp(): string {
-  const renderedAt = String(nowMs());
-  return `${renderedAt}.${sign(renderedAt)}`;
-}
+export function createAntiBot(ctx: AppContext): AntiBot {
+  const { sessionSecret } = ctx.config;
+  const sign = (renderedAt: string) => createHmac('sha256', sessionSecret).update(`form-time:${renderedAt}`).digest('base64url');
 
-/** Sets res.locals.formTimestamp for the forms of the page. */
-export function provideFormTimestamp(_req: Request, res: Response, next: NextFunction): void {
-  res.locals.formTimestamp = formTimestamp();
-  next();
-}
+  /** The `_t` value for a form rendered now. */
+  function formTimestamp(): string {
+    const renderedAt = String(ctx.clock.nowMs());
+    return `${renderedAt}.${sign(renderedAt)}`;
+  }
 
-export function formAgeMs(stamp: unknown): number | undefined {
-  if (typeof stamp !== 'string' || stamp.length > 100) return undefined;
-  const [renderedAt, mac] = stamp.split('.');
-  if (!renderedAt || !mac || !/^\d{1,16}$/.test(renderedAt)) return undefined;
-  const expected = Buffer.from(sign(renderedAt));
-  const given = Buffer.from(mac);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-  return nowMs() - Number(renderedAt);
-}
+  /** How old a submitted `_t` is, or undefined when it is missing or forged. */
+  function formAgeMs(stamp: unknown): number | undefined {
+    if (typeof stamp !== 'string' || stamp.length > 100) return undefined;
+    const [renderedAt, mac] = stamp.split('.');
+    if (!renderedAt || !mac || !/^\d{1,16}$/.test(renderedAt)) return undefined;
+    const expected = Buffer.from(sign(renderedAt));
+    const given = Buffer.from(mac);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    return ctx.clock.nowMs() - Number(renderedAt);
+  }
 
-export function refuseBots(req: Request, _res: Response, next: NextFunction): void {
-  const honeypot = req.body?._hp;
-  const age = formAgeMs(req.body?._t);
-  const refused =
-    (honeypot !== undefined && honeypot !== '') ||
-    age === undefined ||
-    age < ANTI_BOT_MIN_AGE_MS ||
-    age > ANTI_BOT_MAX_AGE_MS;
-  if (refused) return next(new UserFacingError(antiBotMessage, { code: 'form_rejected' }));
-  next();
+  function provideTimestamp(_req: Request, res: Response, next: NextFunction): void {
+    lazyLocal(res, 'formTimestamp', formTimestamp);
+    next();
+  }
+
+  function refuseBots(req: Request, _res: Response, next: NextFunction): void {
+    const body = (req.body ?? {}) as { _hp?: unknown; _t?: unknown };
+    const honeypot = body._hp;
+    const age = formAgeMs(body._t);
+    const refused = (honeypot !== undefined && honeypot !== '') || age === undefined || age < ANTI_BOT_MIN_AGE_MS || age > ANTI_BOT_MAX_AGE_MS;
+    if (refused) return next(new UserFacingError(antiBotMessage, { code: 'form_rejected' }));
+    next();
+  }
+
+  return { provideTimestamp, refuseBots };
 }

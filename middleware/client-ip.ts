@@ -5,29 +5,22 @@
 // rotate addresses and get a fresh budget every time.
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { logger } from '../lib/logger.js';
+import { warnOnce, type AppContext } from '../lib/context.js';
 
 export const IPV6_GROUP_PREFIX = 64;
-
-let warnedUnknownAddress = false;
+export const UNKNOWN_ADDRESS_WARNING = 'client-ip:unknown-address';
 
 /** The rate-limit key of the request's client, or undefined when no address can be read. */
-export function clientAddressKey(req: Request): string | undefined {
+export function clientAddressKey(ctx: AppContext, req: Request): string | undefined {
   const address = req.ip;
   if (!address) {
-    if (!warnedUnknownAddress) {
-      warnedUnknownAddress = true;
-      logger.warn(
-        'the client address of a request could not be determined (no peer address, no trusted proxy header): ' +
-          'rate limiting is suspended for such requests. Check APP_TRUST_PROXY and how the server is reached.',
-      );
-    }
+    warnOnce(
+      ctx,
+      UNKNOWN_ADDRESS_WARNING,
+      'the client address of a request could not be determined (no peer address, no trusted proxy header): ' +
+        'rate limiting is suspended for such requests. Check APP_TRUST_PROXY and how the server is reached.',
+    );
     return undefined;
   }
   return ipKeyGenerator(address, IPV6_GROUP_PREFIX);
-}
-
-/** Tests only: lets the once-only warning be observed again. */
-export function resetUnknownAddressWarning(): void {
-  warnedUnknownAddress = false;
 }

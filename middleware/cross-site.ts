@@ -1,7 +1,8 @@
 // CSRF, first line: a state-changing request whose Origin or Sec-Fetch-Site shows
 // another site is refused, whatever it carries. Forms add a token (middleware/csrf.ts);
 // the JSON API relies on this check plus accepting only application/json.
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppContext } from '../lib/context.js';
 import { ForbiddenError } from '../lib/errors.js';
 
 export const crossSiteMessage = 'Requête refusée : elle provient d’un autre site.';
@@ -22,8 +23,12 @@ export function isCrossSite(req: Request, baseUrl: string): boolean {
   return origin === 'null';
 }
 
-export function refuseCrossSite(req: Request, _res: Response, next: NextFunction): void {
-  if (SAFE_METHODS.has(req.method)) return next();
-  if (isCrossSite(req, req.app.locals.config.baseUrl)) return next(new ForbiddenError(crossSiteMessage, { code: 'csrf' }));
-  next();
+/** Refuses (403, code csrf) a state-changing request from another site. */
+export function createCrossSiteRefusal(ctx: AppContext): RequestHandler {
+  const { baseUrl } = ctx.config;
+  return function refuseCrossSite(req: Request, _res: Response, next: NextFunction): void {
+    if (SAFE_METHODS.has(req.method)) return next();
+    if (isCrossSite(req, baseUrl)) return next(new ForbiddenError(crossSiteMessage, { code: 'csrf' }));
+    next();
+  };
 }

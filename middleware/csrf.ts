@@ -4,10 +4,10 @@
 // and a planted cookie is useless without the secret to sign the matching field.
 // The first line of defence, refusing cross-site Origin/Sec-Fetch-Site, runs first.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
-import { activeConfig } from '../lib/config.js';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppContext } from '../lib/context.js';
 import { ForbiddenError } from '../lib/errors.js';
-import { refuseCrossSite } from './cross-site.js';
+import { createCrossSiteRefusal } from './cross-site.js';
 
 export const CSRF_COOKIE = 'site.csrf';
 export const CSRF_FIELD = '_csrf';
@@ -28,50 +28,77 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-function sign(secretValue: string, salt: string): string {
-  return createHmac('sha256', activeConfig().sessionSecret).update(`csrf:${secretValue}:${salt}`).digest('base64url');
-}
-
-function tokenFor(secretValue: string): string {
-  const salt = randomBytes(9).toString('base64url');
-  return `${salt}.${sign(secretValue, salt)}`;
-}
-
-function tokenMatches(secretValue: string, token: unknown): boolean {
-  if (typeof token !== 'string' || token.length > 200) return false;
-  const [salt, mac] = token.split('.');
-  if (!salt || !mac) return false;
-  const expected = Buffer.from(sign(secretValue, salt));
-  const given = Buffer.from(mac);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
 /**
- * Sets res.locals.csrfToken for the forms of the page, creating the cookie when the
- * browser has none yet. Mount it on every route that renders a form (GET and POST:
- * a re-rendered form needs a token too).
+ * Defines res.locals[name] as computed on its first read, then kept. Pages read their
+ * form tokens when they render (Express copies res.locals into the view's context), so
+ * an answer that redirects or fails before rendering mints nothing.
  */
-export function provideCsrfToken(req: Request, res: Response, next: NextFunction): void {
-  let secretValue = readCookie(req, CSRF_COOKIE);
-  if (!secretValue) {
-    secretValue = randomBytes(24).toString('base64url');
-    res.cookie(CSRF_COOKIE, secretValue, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
-    // A request in flight (the POST being re-rendered) must see the new value too.
-    res.locals.csrfCookieIssued = true;
+export function lazyLocal(res: Response, name: string, compute: () => unknown): void {
+  let value: unknown;
+  let computed = false;
+  Object.defineProperty(res.locals, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (!computed) {
+        value = compute();
+        computed = true;
+      }
+      return value;
+    },
+    set(given: unknown) {
+      value = given;
+      computed = true;
+    },
+  });
+}
+
+export interface Csrf {
+  /** res.locals.csrfToken for the forms of the page (and the cookie when the browser has none), minted when read. */
+  provideToken: RequestHandler;
+  /** Refuses (403, code csrf) a state-changing request without a valid token. */
+  verifyToken: RequestHandler;
+  /** Both lines of defence for a form POST: the cross-site refusal, then the token. */
+  protection: RequestHandler[];
+}
+
+export function createCsrf(ctx: AppContext): Csrf {
+  const { sessionSecret } = ctx.config;
+  const sign = (secretValue: string, salt: string) => createHmac('sha256', sessionSecret).update(`csrf:${secretValue}:${salt}`).digest('base64url');
+
+  function tokenFor(secretValue: string): string {
+    const salt = randomBytes(9).toString('base64url');
+    return `${salt}.${sign(secretValue, salt)}`;
   }
-  res.locals.csrfSecret = secretValue;
-  res.locals.csrfToken = tokenFor(secretValue);
-  next();
-}
 
-/** Refuses (403, code csrf) a state-changing request without a valid token. */
-export function verifyCsrfToken(req: Request, res: Response, next: NextFunction): void {
-  if (SAFE_METHODS.has(req.method)) return next();
-  const secretValue = res.locals.csrfCookieIssued ? undefined : readCookie(req, CSRF_COOKIE);
-  const token = req.body?.[CSRF_FIELD] ?? req.get('x-csrf-token');
-  if (!secretValue || !tokenMatches(secretValue, token)) return next(new ForbiddenError(csrfMessage, { code: 'csrf' }));
-  next();
-}
+  function tokenMatches(secretValue: string, token: unknown): boolean {
+    if (typeof token !== 'string' || token.length > 200) return false;
+    const [salt, mac] = token.split('.');
+    if (!salt || !mac) return false;
+    const expected = Buffer.from(sign(secretValue, salt));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
 
-/** Both lines of defence, for any form POST (the admin area reuses it). */
-export const csrfProtection = [refuseCrossSite, verifyCsrfToken];
+  function provideToken(req: Request, res: Response, next: NextFunction): void {
+    lazyLocal(res, 'csrfToken', () => {
+      let secretValue = readCookie(req, CSRF_COOKIE);
+      if (!secretValue) {
+        secretValue = randomBytes(24).toString('base64url');
+        res.cookie(CSRF_COOKIE, secretValue, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
+      }
+      return tokenFor(secretValue);
+    });
+    next();
+  }
+
+  function verifyToken(req: Request, _res: Response, next: NextFunction): void {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const secretValue = readCookie(req, CSRF_COOKIE);
+    const token = ((req.body ?? {}) as Record<string, unknown>)[CSRF_FIELD] ?? req.get('x-csrf-token');
+    if (!secretValue || !tokenMatches(secretValue, token)) return next(new ForbiddenError(csrfMessage, { code: 'csrf' }));
+    next();
+  }
+
+  return { provideToken, verifyToken, protection: [createCrossSiteRefusal(ctx), verifyToken] };
+}

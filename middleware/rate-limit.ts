@@ -3,10 +3,9 @@
 // session never widens a budget; the API limiter may give logged-in callers more.
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { nowMs } from '../lib/clock.js';
-import { activeConfig, RATE_LIMITED_OPERATIONS, type RateLimitedOperation } from '../lib/config.js';
+import { RATE_LIMITED_OPERATIONS, type RateLimitedOperation } from '../lib/config.js';
+import type { AppContext } from '../lib/context.js';
 import { RateLimitedError } from '../lib/errors.js';
-import { logger } from '../lib/logger.js';
 import { PostgresRateLimitStore } from '../models/rate-limits.js';
 import { clientAddressKey } from './client-ip.js';
 
@@ -21,8 +20,9 @@ export interface RateLimiterOptions {
   budget?: { max: number; windowMs: number };
 }
 
-export function createRateLimiter(operation: RateLimitedOperation, options: RateLimiterOptions = {}): RequestHandler {
-  const budget = options.budget ?? activeConfig().rateLimits[operation];
+export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperation, options: RateLimiterOptions = {}): RequestHandler {
+  const { logger } = ctx;
+  const budget = options.budget ?? ctx.config.rateLimits[operation];
   const methods = new Set(options.methods ?? ['POST']);
   const multiplier = options.loggedInMultiplier ?? 1;
   return rateLimit({
@@ -30,20 +30,23 @@ export function createRateLimiter(operation: RateLimitedOperation, options: Rate
     limit: (req: Request) => (multiplier !== 1 && req.user ? budget.max * multiplier : budget.max),
     standardHeaders: false,
     legacyHeaders: false,
-    store: new PostgresRateLimitStore(operation),
+    store: new PostgresRateLimitStore(ctx, operation),
     // Requests without a readable address are not limited (SPEC: suspended, warned once).
-    skip: (req: Request) => !methods.has(req.method) || clientAddressKey(req) === undefined,
-    keyGenerator: (req: Request) => clientAddressKey(req)!,
+    skip: (req: Request) => !methods.has(req.method) || clientAddressKey(ctx, req) === undefined,
+    keyGenerator: (req: Request) => clientAddressKey(ctx, req)!,
     handler: (req, _res, next) => {
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - nowMs()) / 1000)) : Math.ceil(budget.windowMs / 1000);
+      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - ctx.clock.nowMs()) / 1000)) : Math.ceil(budget.windowMs / 1000);
       logger.warn({ operation, requestId: req.id }, 'rate limit reached');
       next(new RateLimitedError(rateLimitMessage, seconds));
     },
     // The address checks are ours (client-ip.ts); the library's would flag requests
     // that merely carry an X-Forwarded-For header nobody trusts.
     validate: { xForwardedForHeader: false, trustProxy: false },
-    logger: { warn: (message: unknown) => logger.warn({ err: message }, 'rate limiter'), error: (message: unknown) => logger.error({ err: message }, 'rate limiter') } as never,
+    logger: {
+      warn: (message: unknown) => logger.warn({ err: message }, 'rate limiter'),
+      error: (message: unknown) => logger.error({ err: message }, 'rate limiter'),
+    },
   });
 }
 
@@ -53,8 +56,8 @@ export type FormOperation = Exclude<RateLimitedOperation, 'api'>;
 export const FORM_OPERATIONS = RATE_LIMITED_OPERATIONS.filter((operation): operation is FormOperation => operation !== 'api');
 
 /** One limiter per public form operation; first run shares `register`'s. */
-export function createFormLimiters(): Record<FormOperation, RequestHandler> {
+export function createFormLimiters(ctx: AppContext): Record<FormOperation, RequestHandler> {
   const limiters = {} as Record<FormOperation, RequestHandler>;
-  for (const operation of FORM_OPERATIONS) limiters[operation] = createRateLimiter(operation);
+  for (const operation of FORM_OPERATIONS) limiters[operation] = createRateLimiter(ctx, operation);
   return limiters;
 }

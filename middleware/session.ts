@@ -1,19 +1,12 @@
-// Sessions: mounted only on the paths that use them (/auth, /admin, /account,
-// /app/api), never on public pages or assets. A request without the cookie costs no
-// query; one with it costs the session read plus one query for the user and its
-// permissions (read fresh, so a removed permission applies on the next request).
+// Sessions: read only by the rows that need them (every access but 'public'), never by
+// public pages or assets. A request without the cookie costs no query; one with it
+// costs the session read plus one query for the user and its permissions (read fresh,
+// so a removed permission applies on the next request).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import signature from 'cookie-signature';
-import type { Config } from '../lib/config.js';
-import { nowMs } from '../lib/clock.js';
-import {
-  REFRESHED_SESSION_LIFETIME_MS,
-  SESSION_LIFETIME_MS,
-  SiteSessionStore,
-  extendSession,
-  validateSession,
-} from '../models/auth/sessions.js';
+import type { AppContext } from '../lib/context.js';
+import { REFRESHED_SESSION_LIFETIME_MS, SESSION_LIFETIME_MS, SiteSessionStore, extendSession, validateSession } from '../models/auth/sessions.js';
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 
 export const SESSION_COOKIE = 'site.sid';
@@ -27,11 +20,13 @@ declare global {
   }
 }
 
-export function createSessionMiddleware(config: Config): RequestHandler[] {
+/** express-session over the application's session store, then the user loader. */
+export function createSessionMiddleware(ctx: AppContext): RequestHandler[] {
+  const { config } = ctx;
   const sessionMiddleware = session({
     name: SESSION_COOKIE,
     secret: config.sessionSecret,
-    store: new SiteSessionStore(),
+    store: new SiteSessionStore(ctx),
     resave: false,
     saveUninitialized: false,
     rolling: false,
@@ -45,22 +40,29 @@ export function createSessionMiddleware(config: Config): RequestHandler[] {
       path: '/',
     },
   });
-  return [sessionMiddleware, loadSessionUser];
+  return [sessionMiddleware, createSessionUserLoader(ctx)];
 }
 
-async function loadSessionUser(req: Request, res: Response, next: NextFunction): Promise<void> {
-  const userId = req.session?.userId;
-  if (userId !== undefined) {
-    const user = await findSessionUser(userId);
-    if (user) {
-      req.user = user;
-      res.locals.user = user;
-    } else {
-      // The account was deleted: the session is worthless.
-      await destroyRequestSession(req);
+function createSessionUserLoader(ctx: AppContext): RequestHandler {
+  // Several rows of a router may see the same request (a row passing it on): the
+  // user is read once. express-session itself skips a request that has its session.
+  const loaded = new WeakSet<Request>();
+  return async function loadSessionUser(req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (loaded.has(req)) return next();
+    loaded.add(req);
+    const userId = req.session?.userId;
+    if (userId !== undefined) {
+      const user = await findSessionUser(ctx, userId);
+      if (user) {
+        req.user = user;
+        res.locals.user = user;
+      } else {
+        // The account was deleted: the session is worthless.
+        await destroyRequestSession(req);
+      }
     }
-  }
-  next();
+    next();
+  };
 }
 
 /** In-process equivalent of SPEC getSession(): the logged-in user of this request, or null. */
@@ -68,7 +70,7 @@ export function getSession(req: Request): { user: SessionUser; id: string } | nu
   return req.user ? { user: req.user, id: req.sessionID } : null;
 }
 
-function promisify(run: (callback: (error?: unknown) => void) => void): Promise<void> {
+function promisify(run: (callback: (error?: Error) => void) => void): Promise<void> {
   return new Promise((resolve, reject) => run((error) => (error ? reject(error) : resolve())));
 }
 
@@ -76,12 +78,11 @@ function promisify(run: (callback: (error?: unknown) => void) => void): Promise<
  * Opens a session for the user after a successful login or first-run creation. The id
  * is regenerated first, so a session id planted before login is worthless (fixation).
  */
-export async function logInSession(req: Request, user: SessionUser | { id: number }): Promise<void> {
+export async function logInSession(req: Request, user: { id: number }): Promise<void> {
   await promisify((done) => req.session.regenerate(done));
   req.session.userId = user.id;
   req.session.ip = req.ip;
   req.session.userAgent = req.get('user-agent')?.slice(0, 512);
-  req.session.lastSeenAt = nowMs();
   await promisify((done) => req.session.save(done));
 }
 
@@ -97,8 +98,8 @@ export async function logOutSession(req: Request, res: Response): Promise<void> 
   res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
 }
 
-function writeSessionCookie(req: Request, res: Response, token: string, maxAge: number): void {
-  res.cookie(SESSION_COOKIE, 's:' + signature.sign(token, req.app.locals.config.sessionSecret), {
+function writeSessionCookie(ctx: AppContext, req: Request, res: Response, token: string, maxAge: number): void {
+  res.cookie(SESSION_COOKIE, 's:' + signature.sign(token, ctx.config.sessionSecret), {
     httpOnly: true,
     sameSite: 'lax',
     secure: req.secure,
@@ -111,17 +112,17 @@ function writeSessionCookie(req: Request, res: Response, token: string, maxAge: 
  * Adopts an existing stored session (after external authentication): the token is
  * checked against storage first, so an arbitrary token is refused.
  */
-export async function setSessionCookie(req: Request, res: Response, token: string): Promise<boolean> {
-  const valid = await validateSession(token);
+export async function setSessionCookie(ctx: AppContext, req: Request, res: Response, token: string): Promise<boolean> {
+  const valid = await validateSession(ctx, token);
   if (!valid) return false;
-  writeSessionCookie(req, res, token, Math.max(0, valid.expiresAt.getTime() - nowMs()));
+  writeSessionCookie(ctx, req, res, token, Math.max(0, valid.expiresAt.getTime() - ctx.clock.nowMs()));
   return true;
 }
 
 /** Revalidates the token and extends the session and its cookie to 30 days. */
-export async function refreshSessionCookie(req: Request, res: Response, token: string): Promise<boolean> {
-  const expiresAt = await extendSession(token);
+export async function refreshSessionCookie(ctx: AppContext, req: Request, res: Response, token: string): Promise<boolean> {
+  const expiresAt = await extendSession(ctx, token);
   if (!expiresAt) return false;
-  writeSessionCookie(req, res, token, REFRESHED_SESSION_LIFETIME_MS);
+  writeSessionCookie(ctx, req, res, token, REFRESHED_SESSION_LIFETIME_MS);
   return true;
 }

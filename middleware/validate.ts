@@ -1,21 +1,15 @@
 // joi at the edge: path params, query and body are validated (and converted) before a
-// controller sees them, so nothing unvalidated reaches a model (no mass assignment).
-import type { NextFunction, Request, Response } from 'express';
+// handler sees them (routes/define.ts runs it for every row), so nothing unvalidated
+// reaches a model (no mass assignment).
 import Joi from 'joi';
 import { ValidationError, type ErrorDetail } from '../lib/errors.js';
-
-export interface RequestSchemas {
-  params?: Joi.Schema;
-  query?: Joi.Schema;
-  body?: Joi.Schema;
-}
 
 export const validationMessages = {
   invalid: 'Certaines valeurs envoyées ne sont pas valides.',
 };
 
 // French messages for the common rules, so API clients and forms can show them as is.
-export const joiMessages: Joi.LanguageMessages = {
+const joiMessages: Joi.LanguageMessages = {
   'any.required': '{{#label}} est obligatoire.',
   'string.empty': '{{#label}} ne peut pas être vide.',
   'string.base': '{{#label}} doit être une chaîne de caractères.',
@@ -35,7 +29,7 @@ export const joiMessages: Joi.LanguageMessages = {
   'date.base': '{{#label}} doit être une date ISO valide.',
 };
 
-export function joiDetails(error: Joi.ValidationError): ErrorDetail[] {
+function joiDetails(error: Joi.ValidationError): ErrorDetail[] {
   return error.details.map((detail) => ({ field: detail.path.join('.') || String(detail.context?.key ?? ''), message: detail.message }));
 }
 
@@ -57,15 +51,4 @@ export function validateValue<T>(schema: Joi.Schema, value: unknown, options: { 
     throw new ValidationError(validationMessages.invalid, { details: joiDetails(result.error) });
   }
   return result.value as T;
-}
-
-/** Middleware: validated values replace req.params, req.body and res.locals.query. */
-export function validate(schemas: RequestSchemas, options: { allowUnknown?: boolean } = {}) {
-  return function validateMiddleware(req: Request, res: Response, next: NextFunction): void {
-    if (schemas.params) req.params = validateValue(schemas.params, req.params);
-    // Express 5 makes req.query a getter: validated query values live in res.locals.query.
-    if (schemas.query) res.locals.query = validateValue(schemas.query, req.query);
-    if (schemas.body) req.body = validateValue(schemas.body, req.body ?? {}, options);
-    next();
-  };
 }

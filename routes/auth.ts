@@ -1,62 +1,122 @@
-// /auth: the pages of SPEC A1 and their forms (DESIGN §2–3). Each form POSTs to its
-// page's URL; the chain before a controller is the same for all of them: cross-site
-// refusal and CSRF token, the operation's rate limit (every POST counts, bots
-// included), anti-bot checks, then joi. A failure anywhere re-renders the same form.
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Config } from '../lib/config.js';
-import { showConfirm, showForgot, showLogin, showLogout, showRegister, showReset, showSetup } from '../controllers/auth/pages.js';
-import { handleFirstRun, onlyDuringFirstRun } from '../controllers/auth/first-run.js';
+// /auth: the pages of SPEC A1 and their forms (DESIGN §2–3), one row each. Each form
+// POSTs to its page's URL; the surface puts the same steps before every form: the
+// mark that the form was reached (so any refusal re-renders it), cross-site refusal
+// and CSRF token, the row's rate limit (every POST counts, bots included), and the
+// anti-bot checks of the public forms; then the row's joi schema and its handler.
+import { Router, type RequestHandler } from 'express';
+import type { AppContext } from '../lib/context.js';
+import { handleFirstRun, createFirstRunGate } from '../controllers/auth/first-run.js';
 import { handleLogin } from '../controllers/auth/login.js';
 import { handleLogout } from '../controllers/auth/logout.js';
+import { logoutLocals, showConfirm, showForgot, showLogin, showLogout, showRegister, showReset, showSetup } from '../controllers/auth/pages.js';
 import { handleForgot, handleResend } from '../controllers/auth/recovery.js';
 import { handleRegister } from '../controllers/auth/register.js';
-import { formFailure } from '../controllers/auth/render.js';
-import { accountSchema, confirmSchema, emailOnlySchema, loginSchema, resetSchema, setupSchema } from '../controllers/auth/schemas.js';
+import { authForm, linkForm } from '../controllers/auth/render.js';
+import { accountSchema, confirmSchema, emailOnlySchema, loginSchema, pageQuery, resetSchema, segmentParams, setupSchema } from '../controllers/auth/schemas.js';
 import { handleConfirm, handleReset, handleSetup } from '../controllers/auth/tokens.js';
-import { provideFormTimestamp, refuseBots } from '../middleware/anti-bot.js';
-import { csrfProtection, provideCsrfToken } from '../middleware/csrf.js';
+import { createAntiBot } from '../middleware/anti-bot.js';
+import { createCsrf } from '../middleware/csrf.js';
+import { notFound } from '../middleware/error-handler.js';
 import { createFormLimiters } from '../middleware/rate-limit.js';
-import { validate } from '../middleware/validate.js';
-import type { RequestHandler } from 'express';
-import type Joi from 'joi';
+import { mountRoutes, route, type AnyRoute, type Surface } from './define.js';
+import { formFailures, formReached } from './form-failure.js';
 
-function noStore(_req: Request, res: Response, next: NextFunction): void {
-  res.set('Cache-Control', 'no-store');
-  next();
-}
+// While no account exists, any form POST is the first-run form (register's budget):
+// this row comes first and passes the request on to the next row once an account exists.
+const firstRun = route({
+  method: 'post',
+  path: ['/', '/:segment'],
+  access: 'anyone',
+  params: segmentParams,
+  body: accountSchema,
+  limit: 'register',
+  form: authForm('first-run'),
+  handler: handleFirstRun,
+});
 
-export function authRouter(_config: Config): Router {
+const forms: AnyRoute[] = [
+  firstRun,
+  route({ method: 'post', path: '/register', access: 'anyone', body: accountSchema, limit: 'register', form: authForm('register'), handler: handleRegister }),
+  route({
+    method: 'post',
+    path: '/forgot',
+    access: 'anyone',
+    body: emailOnlySchema,
+    limit: 'forgot_password',
+    form: authForm('forgot'),
+    handler: handleForgot,
+  }),
+  route({ method: 'post', path: '/reset', access: 'anyone', body: resetSchema, limit: 'reset_password', form: linkForm('reset'), handler: handleReset }),
+  route({ method: 'post', path: '/confirm', access: 'anyone', body: confirmSchema, limit: 'verify_email', form: linkForm('confirm'), handler: handleConfirm }),
+  route({ method: 'post', path: '/setup', access: 'anyone', body: setupSchema, limit: 'setup_account', form: linkForm('setup'), handler: handleSetup }),
+  // Its button sits on the login page, after an email_unverified failure.
+  route({
+    method: 'post',
+    path: '/resend-verification',
+    access: 'anyone',
+    body: emailOnlySchema,
+    limit: 'resend_verification',
+    form: authForm('login'),
+    handler: handleResend,
+  }),
+  // Not a public form (its button is shown to logged-in users): no budget, no anti-bot delay.
+  route({
+    method: 'post',
+    path: '/logout',
+    access: 'anyone',
+    form: authForm('logout', (call, locals) => ({ ...locals, ...logoutLocals(call.req.user) })),
+    handler: handleLogout,
+  }),
+];
+
+const pages: AnyRoute[] = [
+  route({ method: 'get', path: '/register', access: 'anyone', query: pageQuery, handler: showRegister }),
+  route({ method: 'get', path: '/forgot', access: 'anyone', query: pageQuery, handler: showForgot }),
+  route({ method: 'get', path: '/reset', access: 'anyone', query: pageQuery, handler: showReset }),
+  route({ method: 'get', path: '/confirm', access: 'anyone', query: pageQuery, handler: showConfirm }),
+  route({ method: 'get', path: '/setup', access: 'anyone', query: pageQuery, handler: showSetup }),
+  route({ method: 'get', path: '/logout', access: 'anyone', query: pageQuery, handler: showLogout }),
+];
+
+// /auth, /auth/login and any unknown segment show login, so their POST is a login.
+// Mounted last: the named pages and forms above win.
+const anySegment: AnyRoute[] = [
+  route({ method: 'get', path: ['/', '/:segment'], access: 'anyone', params: segmentParams, query: pageQuery, handler: showLogin }),
+  route({
+    method: 'post',
+    path: ['/', '/:segment'],
+    access: 'anyone',
+    params: segmentParams,
+    body: loginSchema,
+    limit: 'login',
+    form: authForm('login'),
+    handler: handleLogin,
+  }),
+];
+
+export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
   const router = Router();
-  const limit = createFormLimiters();
-  const form = (limiter: RequestHandler, schema: Joi.Schema) => [
-    ...csrfProtection,
-    limiter,
-    refuseBots,
-    validate({ body: schema }, { allowUnknown: true }),
-  ];
+  const csrf = createCsrf(ctx);
+  const antiBot = createAntiBot(ctx);
+  const limits = createFormLimiters(ctx);
+  const onlyDuringFirstRun = createFirstRunGate(ctx);
 
-  router.use(noStore, provideCsrfToken, provideFormTimestamp);
+  // Form tokens are made only when a page is rendered (a redirect mints none).
+  router.use(csrf.provideToken, antiBot.provideTimestamp);
 
-  // While no account exists, any form POST is the first-run form (register's budget).
-  router.post(['/', '/:segment'], onlyDuringFirstRun, ...form(limit.register, accountSchema), handleFirstRun, formFailure('first-run'));
-
-  router.post('/register', ...form(limit.register, accountSchema), handleRegister, formFailure('register'));
-  router.post('/forgot', ...form(limit.forgot_password, emailOnlySchema), handleForgot, formFailure('forgot'));
-  router.post('/reset', ...form(limit.reset_password, resetSchema), handleReset, formFailure('reset'));
-  router.post('/confirm', ...form(limit.verify_email, confirmSchema), handleConfirm, formFailure('confirm'));
-  router.post('/setup', ...form(limit.setup_account, setupSchema), handleSetup, formFailure('setup'));
-  router.post('/resend-verification', ...form(limit.resend_verification, emailOnlySchema), handleResend, formFailure('login'));
-  // Logout is not a public form: no anti-bot delay on a button the user just saw.
-  router.post('/logout', ...csrfProtection, handleLogout, formFailure('logout'));
-  // /auth, /auth/login and any unknown segment show login, so their POST is a login.
-  router.post(['/', '/:segment'], ...form(limit.login, loginSchema), handleLogin, formFailure('login'));
-
-  router.get('/register', showRegister);
-  router.get('/forgot', showForgot);
-  router.get('/reset', showReset);
-  router.get('/confirm', showConfirm);
-  router.get('/setup', showSetup);
-  router.get('/logout', showLogout);
-  router.get(['/', '/:segment'], showLogin);
+  const surface: Surface = {
+    strict: false,
+    session,
+    prepare(row) {
+      if (row.method === 'get') return [];
+      // Every public form spends a budget; logout, the one form that is not public, has none.
+      const publicForm = row.limit ? [limits[row.limit as keyof typeof limits], antiBot.refuseBots] : [];
+      const steps = [formReached, ...csrf.protection, ...publicForm];
+      return row === firstRun ? [onlyDuringFirstRun, ...steps] : steps;
+    },
+    failure: formFailures(ctx),
+  };
+  mountRoutes(router, ctx, surface, [...forms, ...pages, ...anySegment]);
+  router.use(notFound);
   return router;
 }

@@ -1,9 +1,9 @@
-import type { Request, Response } from 'express';
+import type { Call } from '../../routes/define.js';
 import { logOutSession } from '../../middleware/session.js';
 import { answerRedirect } from './render.js';
 
 // POST /auth/logout: the session is removed from storage and its cookie cleared.
-export async function handleLogout(req: Request, res: Response): Promise<void> {
+export async function handleLogout({ req, res }: Call): Promise<void> {
   await logOutSession(req, res);
   answerRedirect(req, res, '/auth/login?done=logout');
 }

@@ -1,24 +1,18 @@
-import type { Request, Response } from 'express';
-import { activeConfig } from '../../lib/config.js';
-import { wantsJson } from '../../middleware/error-handler.js';
-import { sendVerificationEmail } from '../../mail/index.js';
+import type { Call } from '../../routes/define.js';
+import { sendVerificationEmail } from '../../models/auth/index.js';
 import { register } from '../../models/auth/registration.js';
 import { authPageMessages } from './messages.js';
-import { renderAuthPage } from './render.js';
+import { answerWithMessage } from './render.js';
+import type { AccountBody } from './schemas.js';
 
 // POST /auth/register
-export async function handleRegister(req: Request, res: Response): Promise<void> {
-  const { user, verificationToken } = await register({ name: req.body.name, email: req.body.email, password: req.body.password });
-  // A failed send does not undo the account (already logged by the mail module): the
+export async function handleRegister({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, AccountBody>): Promise<void> {
+  const { user, verificationToken } = await register(ctx, { name: body.name, email: body.email, password: body.password });
+  // Best effort: a failed send (logged by the mailer) does not undo the account; the
   // message says how to get a new link.
-  const sent = await sendVerificationEmail(user.email, verificationToken, activeConfig().baseUrl).then(
+  const sent = await sendVerificationEmail(ctx, user.email, verificationToken).then(
     () => true,
     () => false,
   );
-  const message = sent ? authPageMessages.registered : authPageMessages.registeredMailFailed;
-  if (wantsJson(req)) {
-    res.json({ success: true, message });
-    return;
-  }
-  await renderAuthPage(req, res, 'register', { message, done: true });
+  await answerWithMessage(ctx, req, res, 'register', sent ? authPageMessages.registered : authPageMessages.registeredMailFailed, { done: true });
 }

@@ -1,42 +1,56 @@
 // Shared by the /auth controllers: rendering a page of the card (choosing the
-// first-run form while no account exists), answering a form success as HTML or JSON,
-// and turning a failure into the same form re-rendered with its message.
-import type { NextFunction, Request, Response } from 'express';
-import { AppError, RateLimitedError } from '../../lib/errors.js';
-import { logger } from '../../lib/logger.js';
-import { toAppError, wantsJson } from '../../middleware/error-handler.js';
+// first-run form while no account exists), the re-render of a refused form, and
+// answering a form success as HTML or JSON.
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../lib/context.js';
+import type { AnyCall, FormLocals, FormSpec } from '../../routes/define.js';
+import { wantsJson } from '../../middleware/error-handler.js';
 import { isRegistrationOpen, needsFirstRun } from '../../models/auth/registration.js';
 import { authPageMessages, authPageTexts, type AuthPage } from './messages.js';
 
-// Never echoed back into a re-rendered form.
-const SECRET_FIELDS = new Set(['password', 'newPassword', 'confirmPassword', '_csrf', '_t', '_hp']);
-
-export interface PageLocals {
-  values?: Record<string, unknown>;
-  error?: string;
-  errorCode?: string;
-  fieldErrors?: Record<string, string>;
+export interface PageLocals extends FormLocals {
   message?: string;
-  [key: string]: unknown;
 }
 
 /**
  * Renders one page of the card. While no account exists every page is the first-run
  * form (SPEC A1 rule 1), whatever the segment.
  */
-export async function renderAuthPage(req: Request, res: Response, page: AuthPage, locals: PageLocals = {}, status = 200): Promise<void> {
-  const firstRun = await needsFirstRun();
+export async function renderAuthPage(ctx: AppContext, req: Request, res: Response, page: AuthPage, locals: PageLocals = {}, status = 200): Promise<void> {
+  const firstRun = await needsFirstRun(ctx);
   const shown: AuthPage = firstRun ? 'first-run' : page;
   const texts = authPageTexts[shown];
   res.status(status).render(`auth/${shown}.njk`, {
     page: shown,
     pageTitle: texts.title,
     description: texts.description,
-    registrationEnabled: firstRun || (await isRegistrationOpen()),
+    registrationEnabled: firstRun || (await isRegistrationOpen(ctx)),
     passwordRules: authPageMessages.passwordRules,
-    next: safeNextPath(req.body?.next ?? req.query.next),
+    next: safeNextPath(((req.body ?? {}) as { next?: unknown }).next ?? req.query.next),
     values: {},
     ...locals,
+  });
+}
+
+/** The re-render of a refused form: its page again, with the messages and the input. */
+export function authForm(page: AuthPage, adjust: (call: AnyCall, locals: FormLocals) => PageLocals = (_call, locals) => locals): FormSpec {
+  return {
+    name: page,
+    rerender: (call, locals, status) => renderAuthPage(call.ctx, call.req, call.res, page, adjust(call, locals), status),
+  };
+}
+
+/**
+ * The form of a page opened from an email link: the link's token goes back into the
+ * form (a hidden field), or a refused submission could not be sent again. It is the
+ * visitor's own link, already in their address bar; other forms never echo a token.
+ */
+export function linkForm(page: AuthPage): FormSpec {
+  return authForm(page, (call, locals) => {
+    const submitted = (call.body as { token?: unknown }).token;
+    const token = typeof submitted === 'string' ? submitted.trim() : '';
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(token)) return locals;
+    return { ...locals, values: { ...locals.values, token } };
   });
 }
 
@@ -45,21 +59,11 @@ export function safeNextPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return undefined;
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
   // Browsers treat a backslash as a slash and ignore tabs and newlines inside URLs.
-  if (/[\\\u0000-\u001f\u007f]/.test(value)) return undefined;
+  if ([...value].some((char) => char === '\\' || char <= '\u001f' || char === '\u007f')) return undefined;
   return value;
 }
 
-/** The form's values to show again: everything but secrets, as short strings. */
-export function echoedValues(body: unknown): Record<string, string> {
-  const values: Record<string, string> = {};
-  if (!body || typeof body !== 'object') return values;
-  for (const [key, value] of Object.entries(body)) {
-    if (!SECRET_FIELDS.has(key) && typeof value === 'string') values[key] = value.slice(0, 500);
-  }
-  return values;
-}
-
-/** A form success: redirect (303) or page for a browser, `{success:true,…}` for JSON. */
+/** A form success: redirect (303) for a browser, `{success:true,…, redirect}` for JSON. */
 export function answerRedirect(req: Request, res: Response, location: string, json: Record<string, unknown> = {}): void {
   if (wantsJson(req)) {
     res.json({ success: true, ...json, redirect: location });
@@ -68,34 +72,11 @@ export function answerRedirect(req: Request, res: Response, location: string, js
   res.redirect(303, location);
 }
 
-/**
- * Error handler of a form route: the same page again with the message and the
- * user's input (never a password), or `{success:false, error, code?}` for JSON.
- * Internal errors are logged and shown as a generic message.
- */
-export function formFailure(page: AuthPage, extra?: (req: Request, error: AppError) => PageLocals) {
-  return async function formFailureHandler(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
-    if (res.headersSent) return next(error);
-    const appError = toAppError(error);
-    if (appError.status >= 500) logger.error({ requestId: req.id, err: error, path: req.path }, appError.message);
-    if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
-    if (wantsJson(req)) {
-      res.status(appError.status).json({
-        success: false,
-        error: appError.message,
-        code: appError.code,
-        ...(appError.details ? { details: appError.details } : {}),
-      });
-      return;
-    }
-    const fieldErrors: Record<string, string> = {};
-    for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
-    await renderAuthPage(
-      req,
-      res,
-      page,
-      { values: echoedValues(req.body), error: appError.message, errorCode: appError.code, fieldErrors, ...extra?.(req, appError) },
-      appError.status,
-    );
-  };
+/** A form success shown on a page: the page with its message, or `{success:true, message}` for JSON. */
+export async function answerWithMessage(ctx: AppContext, req: Request, res: Response, page: AuthPage, message: string, locals: PageLocals = {}): Promise<void> {
+  if (wantsJson(req)) {
+    res.json({ success: true, message });
+    return;
+  }
+  await renderAuthPage(ctx, req, res, page, { message, ...locals });
 }

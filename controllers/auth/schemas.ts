@@ -1,26 +1,69 @@
-// joi schemas of the /auth forms (DESIGN §3 field names). Forms ignore fields they do
-// not know (_csrf, _t, _hp, next…), which validateValue strips.
+// joi schemas of the /auth forms and pages (DESIGN §3 field names), built from the
+// shared primitives. Forms ignore fields they do not know (_csrf, _t, _hp…): the /auth
+// surface is not strict, so validation strips them.
 import Joi from 'joi';
+import { email as emailAddress, password as passwordText, personName, text } from '../../lib/schema-primitives.js';
 import { authMessages } from '../../models/auth/messages.js';
 
-const email = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required().label('Courriel');
-const name = Joi.string().trim().min(1).max(100).required().label('Nom');
-// Length rules live in the model (assertPasswordPolicy); a cap here bounds the work.
-const password = (label: string) => Joi.string().max(1000).required().label(label);
-const token = Joi.string().trim().max(200).required().label('Code du lien');
+const email = emailAddress.required().label('Courriel');
+const name = personName.required().label('Nom');
+// Length rules live in the model (assertPasswordPolicy); the primitive's cap bounds the work.
+const password = (label: string) => passwordText.required().label(label);
+// Pasted by hand when the link did not open: surrounding spaces are forgiven.
+const token = text().trim().max(200).required().label('Code du lien');
+const next = text().allow('').max(2000);
 
-export const loginSchema = Joi.object({ email, password: password('Mot de passe'), next: Joi.string().allow('').max(2000) });
-export const accountSchema = Joi.object({ name, email, password: password('Mot de passe') });
-export const emailOnlySchema = Joi.object({ email });
-export const resetSchema = Joi.object({ email, token, newPassword: password('Nouveau mot de passe') });
-export const confirmSchema = Joi.object({ email, token });
-export const setupSchema = Joi.object({
+export interface LoginBody {
+  email: string;
+  password: string;
+  next?: string;
+}
+export interface AccountBody {
+  name: string;
+  email: string;
+  password: string;
+}
+export interface EmailBody {
+  email: string;
+}
+export interface LinkBody {
+  email: string;
+  token: string;
+}
+export interface NewPasswordBody extends LinkBody {
+  newPassword: string;
+}
+export interface SetupBody extends NewPasswordBody {
+  confirmPassword: string;
+}
+
+export const loginSchema = Joi.object<LoginBody>({ email, password: password('Mot de passe'), next });
+export const accountSchema = Joi.object<AccountBody>({ name, email, password: password('Mot de passe') });
+export const emailOnlySchema = Joi.object<EmailBody>({ email });
+export const resetSchema = Joi.object<NewPasswordBody>({ email, token, newPassword: password('Nouveau mot de passe') });
+export const confirmSchema = Joi.object<LinkBody>({ email, token });
+export const setupSchema = Joi.object<SetupBody>({
   email,
   token,
   newPassword: password('Mot de passe'),
-  confirmPassword: Joi.any()
+  confirmPassword: text()
     .valid(Joi.ref('newPassword'))
     .required()
     .label('Confirmation du mot de passe')
     .messages({ 'any.only': authMessages.passwordsDoNotMatch }),
 });
+
+// Pages: values from links and redirects, only used to pre-fill a form or pick a message.
+const shown = (max: number) => text().allow('').max(max);
+
+export interface PageQuery {
+  email?: string;
+  token?: string;
+  done?: string;
+  next?: string;
+}
+
+export const pageQuery = Joi.object<PageQuery>({ email: shown(254), token: shown(200), done: shown(20), next });
+
+/** `/:segment` of the pages and forms that answer any segment (login, first run). */
+export const segmentParams = Joi.object<{ segment?: string }>({ segment: text() });

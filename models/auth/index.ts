@@ -1,7 +1,9 @@
 // The authentication feature's barrel (SPEC A5): the users data layer plus the feature
-// functions and the emails. Differences from the data layer: resetPassword here
-// notifies the account (PasswordChangedEmail); the one in ./recovery.js does not.
-import { sendPasswordChangedEmail } from '../../mail/index.js';
+// functions and the emails, each taking the application context first. Differences
+// from the data layer: resetPassword here notifies the account (PasswordChangedEmail,
+// best effort); the one in ./recovery.js does not. Links in emails come from the
+// configured BASE_URL (ctx.config), never from a request.
+import type { AppContext } from '../../lib/context.js';
 import { resetPassword as resetPasswordSilently, type ResetPasswordInput, type ResetPasswordOptions } from './recovery.js';
 import type { User } from './users.js';
 
@@ -23,20 +25,34 @@ export {
   type AccountSetupInput,
 } from './recovery.js';
 export { EmailNotVerifiedError, InvalidCredentialsError, UserFacingError } from '../../lib/errors.js';
-export {
-  sendVerificationEmail,
-  sendPasswordResetEmail,
-  sendPasswordChangedEmail,
-  sendInvitationEmail,
-  sendEmailChangeConfirmEmail,
-  sendEmailChangeNotifyEmail,
-} from '../../mail/index.js';
+
+// A failed send is logged, then raised (SPEC A5): the caller decides what to do.
+
+/** VerificationEmail: link to /auth/confirm. */
+export function sendVerificationEmail(ctx: AppContext, email: string, token: string): Promise<void> {
+  return ctx.mailer.verification(email, token);
+}
+
+/** PasswordResetEmail: link to /auth/reset. */
+export function sendPasswordResetEmail(ctx: AppContext, email: string, token: string): Promise<void> {
+  return ctx.mailer.passwordReset(email, token);
+}
+
+/** PasswordChangedEmail: the notice after a password change. */
+export function sendPasswordChangedEmail(ctx: AppContext, email: string): Promise<void> {
+  return ctx.mailer.passwordChanged(email);
+}
+
+/** InvitationEmail: link to /auth/setup. */
+export function sendInvitationEmail(ctx: AppContext, email: string, token: string): Promise<void> {
+  return ctx.mailer.invitation(email, token);
+}
 
 /** Resets the password from a reset link and sends PasswordChangedEmail (a failed send is logged). */
-export function resetPassword(input: ResetPasswordInput, options: ResetPasswordOptions = {}): Promise<User> {
-  return resetPasswordSilently(input, {
+export function resetPassword(ctx: AppContext, input: ResetPasswordInput, options: ResetPasswordOptions = {}): Promise<User> {
+  return resetPasswordSilently(ctx, input, {
     onPasswordChanged: async (user) => {
-      await sendPasswordChangedEmail(user.email);
+      await sendPasswordChangedEmail(ctx, user.email);
       await options.onPasswordChanged?.(user);
     },
   });

@@ -1,9 +1,7 @@
 // Flows driven by a token received by email: address verification, password reset,
 // and account setup after an invitation.
-import { db } from '../../lib/db.js';
+import { inTransaction, type AppContext } from '../../lib/context.js';
 import { UserFacingError } from '../../lib/errors.js';
-import { hashPassword } from '../../lib/password-hasher.js';
-import { logger } from '../../lib/logger.js';
 import { hasCredential, storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
@@ -16,27 +14,27 @@ function invalidLink(): UserFacingError {
 }
 
 /** A new verification token for an unverified account, or undefined (caller answers the same). */
-export async function resendEmailVerification(email: string): Promise<{ user: User; token: string } | undefined> {
-  const user = await findUserByEmail(email);
+export async function resendEmailVerification(ctx: AppContext, email: string): Promise<{ user: User; token: string } | undefined> {
+  const user = await findUserByEmail(ctx, email);
   if (!user || user.email_verified) return undefined;
-  const { token } = await issueToken('email_verification', user);
+  const { token } = await issueToken(ctx, 'email_verification', user);
   return { user, token };
 }
 
-export async function verifyEmail(email: string, token: string): Promise<User> {
-  return db().transaction(async (trx) => {
-    const consumed = await consumeToken('email_verification', email, token, trx);
+export async function verifyEmail(ctx: AppContext, email: string, token: string): Promise<User> {
+  return inTransaction(ctx, async (tx) => {
+    const consumed = await consumeToken(tx, 'email_verification', email, token);
     if (!consumed) throw invalidLink();
-    await markEmailVerified(consumed.userId, trx);
-    return (await findUserById(consumed.userId, trx))!;
+    await markEmailVerified(tx, consumed.userId);
+    return (await findUserById(tx, consumed.userId))!;
   });
 }
 
 /** A reset token when the account exists, or undefined (caller answers the same). */
-export async function requestPasswordReset(email: string): Promise<{ user: User; token: string } | undefined> {
-  const user = await findUserByEmail(email);
+export async function requestPasswordReset(ctx: AppContext, email: string): Promise<{ user: User; token: string } | undefined> {
+  const user = await findUserByEmail(ctx, email);
   if (!user) return undefined;
-  const { token } = await issueToken('password_reset', user);
+  const { token } = await issueToken(ctx, 'password_reset', user);
   return { user, token };
 }
 
@@ -53,25 +51,24 @@ export interface ResetPasswordOptions {
 
 /**
  * Sets a new password from a reset link. Proves control of the address, so it also
- * marks the address verified; every open session of the account is closed.
+ * marks the address verified; every open session of the account is closed. A failure
+ * of onPasswordChanged (a notice) is logged: the password is changed either way.
  */
-export async function resetPassword(input: ResetPasswordInput, options: ResetPasswordOptions = {}): Promise<User> {
+export async function resetPassword(ctx: AppContext, input: ResetPasswordInput, options: ResetPasswordOptions = {}): Promise<User> {
   assertPasswordPolicy(input.newPassword, 'newPassword');
-  const passwordHash = await hashPassword(input.newPassword);
-  const user = await db().transaction(async (trx) => {
-    const consumed = await consumeToken('password_reset', input.email, input.token, trx);
+  const passwordHash = await ctx.hasher.hash(input.newPassword);
+  const user = await inTransaction(ctx, async (tx) => {
+    const consumed = await consumeToken(tx, 'password_reset', input.email, input.token);
     if (!consumed) throw invalidLink();
-    await storePasswordHash(consumed.userId, passwordHash, trx);
-    await markEmailVerified(consumed.userId, trx);
-    await revokeAllUserSessions(consumed.userId, {}, trx);
-    return (await findUserById(consumed.userId, trx))!;
+    await storePasswordHash(tx, consumed.userId, passwordHash);
+    await markEmailVerified(tx, consumed.userId);
+    await revokeAllUserSessions(tx, consumed.userId);
+    return (await findUserById(tx, consumed.userId))!;
   });
-  if (options.onPasswordChanged) {
-    try {
-      await options.onPasswordChanged(user);
-    } catch (error) {
-      logger.error({ err: error, userId: user.id }, 'password changed, but the notification failed');
-    }
+  try {
+    await options.onPasswordChanged?.(user);
+  } catch (error) {
+    ctx.logger.warn({ err: error instanceof Error ? error.message : String(error), userId: user.id }, 'password changed, but the notice failed');
   }
   return user;
 }
@@ -83,15 +80,15 @@ export interface AccountSetupInput {
 }
 
 /** Consumes an invitation: creates the credential account and marks the address verified. */
-export async function completeAccountSetup(input: AccountSetupInput): Promise<User> {
+export async function completeAccountSetup(ctx: AppContext, input: AccountSetupInput): Promise<User> {
   assertPasswordPolicy(input.password, 'newPassword');
-  const passwordHash = await hashPassword(input.password);
-  return db().transaction(async (trx) => {
-    const consumed = await consumeToken('account_setup', input.email, input.token, trx);
+  const passwordHash = await ctx.hasher.hash(input.password);
+  return inTransaction(ctx, async (tx) => {
+    const consumed = await consumeToken(tx, 'account_setup', input.email, input.token);
     if (!consumed) throw invalidLink();
-    if (await hasCredential(consumed.userId, trx)) throw new UserFacingError(authMessages.accountAlreadyActive);
-    await storePasswordHash(consumed.userId, passwordHash, trx);
-    await markEmailVerified(consumed.userId, trx);
-    return (await findUserById(consumed.userId, trx))!;
+    if (await hasCredential(tx, consumed.userId)) throw new UserFacingError(authMessages.accountAlreadyActive);
+    await storePasswordHash(tx, consumed.userId, passwordHash);
+    await markEmailVerified(tx, consumed.userId);
+    return (await findUserById(tx, consumed.userId))!;
   });
 }

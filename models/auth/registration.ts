@@ -1,9 +1,7 @@
 // Account creation: public registration, the first administrator, and creation by an
 // administrator (with a password, or by invitation).
-import { activeConfig } from '../../lib/config.js';
-import { db, type Executor } from '../../lib/db.js';
+import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ForbiddenError, UserFacingError } from '../../lib/errors.js';
-import { hashPassword } from '../../lib/password-hasher.js';
 import { storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
@@ -17,44 +15,53 @@ export interface AccountData {
   name: string;
 }
 
-/** True while no account exists: the first visitor of /auth creates the administrator. */
-export async function needsFirstRun(trx: Executor = db()): Promise<boolean> {
-  const row = await trx('app_auth_users').first('id');
+/**
+ * True while no account exists: the first visitor of /auth creates the administrator.
+ * Once an account exists the answer never changes back, so the application remembers
+ * it and stops asking (every /auth page and form asks).
+ */
+export async function needsFirstRun(ctx: AppContext): Promise<boolean> {
+  if (ctx.memo.accountExists) return false;
+  const row = await ctx.db('app_auth_users').first('id');
+  // A row seen inside a transaction may still be rolled back: only a committed one counts.
+  if (row && !ctx.db.isTransaction) ctx.memo.accountExists = true;
   return !row;
 }
 
 /** False only when APP_AUTH_REGISTRATION is exactly 'false' and an account exists. */
-export async function isRegistrationOpen(trx: Executor = db()): Promise<boolean> {
-  if (activeConfig().registrationFlag !== 'false') return true;
-  return needsFirstRun(trx);
+export async function isRegistrationOpen(ctx: AppContext): Promise<boolean> {
+  if (ctx.config.registrationFlag !== 'false') return true;
+  return needsFirstRun(ctx);
 }
 
 // Registration and first-run creation serialise on this lock so that the count of
 // users and the insert that depends on it see the same table: two simultaneous first
 // submissions give exactly one administrator.
-async function lockUsersTable(trx: Executor): Promise<void> {
-  await trx.raw('LOCK TABLE app_auth_users IN SHARE ROW EXCLUSIVE MODE');
+async function lockUsersTable(tx: AppContext): Promise<void> {
+  await tx.db.raw('LOCK TABLE app_auth_users IN SHARE ROW EXCLUSIVE MODE');
 }
 
 /**
  * Public registration. The very first account passes even when registration is
  * closed, and becomes administrator; others get the role user. Returns the
- * verification token for the caller to send (registerAction sends the email).
+ * verification token for the caller to send (the /auth form sends the email).
  */
-export async function register(data: AccountData): Promise<{ user: User; verificationToken: string }> {
+export async function register(ctx: AppContext, data: AccountData): Promise<{ user: User; verificationToken: string }> {
   assertPasswordPolicy(data.password);
-  const passwordHash = await hashPassword(data.password);
-  return db().transaction(async (trx) => {
-    await lockUsersTable(trx);
-    const first = (await countUsers(trx)) === 0;
-    if (!first && activeConfig().registrationFlag === 'false') {
+  const passwordHash = await ctx.hasher.hash(data.password);
+  const created = await inTransaction(ctx, async (tx) => {
+    await lockUsersTable(tx);
+    const first = (await countUsers(tx)) === 0;
+    if (!first && ctx.config.registrationFlag === 'false') {
       throw new ForbiddenError(authMessages.registrationClosed, { code: 'registration_closed' });
     }
-    const user = await insertUser({ email: data.email, name: data.name, role: first ? 'admin' : 'user', emailVerified: false }, trx);
-    await storePasswordHash(user.id, passwordHash, trx);
-    const { token } = await issueToken('email_verification', user, {}, trx);
+    const user = await insertUser(tx, { email: data.email, name: data.name, role: first ? 'admin' : 'user', emailVerified: false });
+    await storePasswordHash(tx, user.id, passwordHash);
+    const { token } = await issueToken(tx, 'email_verification', user);
     return { user, verificationToken: token };
   });
+  if (!ctx.db.isTransaction) ctx.memo.accountExists = true;
+  return created;
 }
 
 /**
@@ -63,19 +70,25 @@ export async function register(data: AccountData): Promise<{ user: User; verific
  * the token returned, for setSessionCookie(); the /auth form opens its session through
  * express-session instead (logInSession).
  */
-export async function createFirstAdmin(data: AccountData): Promise<User>;
-export async function createFirstAdmin(data: AccountData, sessionOptions: SessionOptions): Promise<{ user: User; sessionToken: string }>;
-export async function createFirstAdmin(data: AccountData, sessionOptions?: SessionOptions): Promise<User | { user: User; sessionToken: string }> {
+export async function createFirstAdmin(ctx: AppContext, data: AccountData): Promise<User>;
+export async function createFirstAdmin(ctx: AppContext, data: AccountData, sessionOptions: SessionOptions): Promise<{ user: User; sessionToken: string }>;
+export async function createFirstAdmin(
+  ctx: AppContext,
+  data: AccountData,
+  sessionOptions?: SessionOptions,
+): Promise<User | { user: User; sessionToken: string }> {
   assertPasswordPolicy(data.password);
-  const passwordHash = await hashPassword(data.password);
-  return db().transaction(async (trx) => {
-    await lockUsersTable(trx);
-    if ((await countUsers(trx)) > 0) throw new UserFacingError(authMessages.adminAlreadyExists, { code: 'admin_exists' });
-    const user = await insertUser({ email: data.email, name: data.name, role: 'admin', emailVerified: true }, trx);
-    await storePasswordHash(user.id, passwordHash, trx);
+  const passwordHash = await ctx.hasher.hash(data.password);
+  const created = await inTransaction(ctx, async (tx) => {
+    await lockUsersTable(tx);
+    if ((await countUsers(tx)) > 0) throw new UserFacingError(authMessages.adminAlreadyExists, { code: 'admin_exists' });
+    const user = await insertUser(tx, { email: data.email, name: data.name, role: 'admin', emailVerified: true });
+    await storePasswordHash(tx, user.id, passwordHash);
     if (!sessionOptions) return user;
-    return { user, sessionToken: await createSession(user.id, sessionOptions, trx) };
+    return { user, sessionToken: await createSession(tx, user.id, sessionOptions) };
   });
+  if (!ctx.db.isTransaction) ctx.memo.accountExists = true;
+  return created;
 }
 
 export interface AdminCreatedUser {
@@ -88,25 +101,19 @@ export interface AdminCreatedUser {
 /**
  * POST /app/api/users: with a password the account is verified and can log in at
  * once; without, it is unverified and an account_setup token (48 h) is returned for
- * the invitation email. Not subject to the registration flag.
+ * the invitation email. Not subject to the registration flag. Called with a
+ * transaction's context, it joins that transaction.
  */
-export async function createUserByAdmin(
-  data: AdminCreatedUser,
-  trx?: Executor,
-): Promise<{ user: User; setupToken?: string }> {
+export async function createUserByAdmin(ctx: AppContext, data: AdminCreatedUser): Promise<{ user: User; setupToken?: string }> {
   if (data.password !== undefined) assertPasswordPolicy(data.password);
-  const passwordHash = data.password === undefined ? undefined : await hashPassword(data.password);
-  const work = async (executor: Executor) => {
-    const user = await insertUser(
-      { email: data.email, name: data.name, role: data.role ?? 'user', emailVerified: passwordHash !== undefined },
-      executor,
-    );
+  const passwordHash = data.password === undefined ? undefined : await ctx.hasher.hash(data.password);
+  return inTransaction(ctx, async (tx) => {
+    const user = await insertUser(tx, { email: data.email, name: data.name, role: data.role ?? 'user', emailVerified: passwordHash !== undefined });
     if (passwordHash !== undefined) {
-      await storePasswordHash(user.id, passwordHash, executor);
+      await storePasswordHash(tx, user.id, passwordHash);
       return { user };
     }
-    const { token } = await issueToken('account_setup', user, {}, executor);
+    const { token } = await issueToken(tx, 'account_setup', user);
     return { user, setupToken: token };
-  };
-  return trx ? work(trx) : db().transaction(work);
+  });
 }

@@ -1,17 +1,21 @@
-// Server-side sessions in app_auth_sessions: the connect-pg-simple store (sid, sess,
-// expire) extended with the owner, client address and user agent, and a public id
-// (derived from the sid, never the sid itself) for the profile's session list.
+// Server-side sessions in app_auth_sessions: express-session's data (sid, sess,
+// expire) plus the owner, client address, user agent and last-seen time, and a public
+// id (derived from the sid, never the sid itself) for the profile's session list.
+// SiteSessionStore is the express-session store over the application's knex pool.
 import { createHash, randomBytes } from 'node:crypto';
-import connectPgSimple from 'connect-pg-simple';
+import type { Request } from 'express';
 import session from 'express-session';
-import { db, type Executor } from '../../lib/db.js';
-import { nowMs } from '../../lib/clock.js';
+import type { AppContext } from '../../lib/context.js';
 
 export const SESSION_LIFETIME_MS = 7 * 86_400_000;
 export const REFRESHED_SESSION_LIFETIME_MS = 30 * 86_400_000;
 // last_seen_at is written at most this often per session, so that an authenticated
 // request costs one session read and, on average, almost no write.
 export const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
+// Expired rows are deleted at most this often, by a session write that happens anyway.
+export const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
+
+const TABLE = 'app_auth_sessions';
 
 /** What this product keeps in a session besides express-session's cookie data. */
 export interface SiteSessionData {
@@ -23,6 +27,7 @@ export interface SiteSessionData {
 }
 
 declare module 'express-session' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges our fields into express-session's
   interface SessionData extends SiteSessionData {}
 }
 
@@ -32,56 +37,153 @@ export function publicSessionId(sid: string): string {
   return createHash('sha256').update(sid).digest('hex').slice(0, 32);
 }
 
-function expiryOf(sess: StoredSession): Date {
+function expiryOf(ctx: AppContext, sess: StoredSession): Date {
   const expires = sess.cookie?.expires;
-  return expires ? new Date(expires) : new Date(nowMs() + SESSION_LIFETIME_MS);
+  return expires ? new Date(expires) : new Date(ctx.clock.nowMs() + SESSION_LIFETIME_MS);
 }
 
-// connect-pg-simple speaks to a pg-style pool; this one borrows knex's connections so
-// the process keeps a single pool (and a single place handling lost connections).
-const knexPool = {
-  async query(text: string, values?: unknown[]) {
-    return db().raw(text.replace(/\$(\d+)/g, '?'), (values ?? []) as never);
-  },
-};
+// A new session takes its expiry from its cookie; a stored one keeps the expiry it has
+// (no sliding: express-session moves the cookie's expiry on each save, the row does not).
+const UPSERT = `INSERT INTO ${TABLE} (sid, sess, expire, user_id, public_id, ip, user_agent, last_seen_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (sid) DO UPDATE SET sess = EXCLUDED.sess, user_id = EXCLUDED.user_id, ip = EXCLUDED.ip,
+    user_agent = EXCLUDED.user_agent, last_seen_at = EXCLUDED.last_seen_at`;
 
-const PGStore = connectPgSimple(session);
+interface WriteOptions {
+  /** The session this one replaces (login on a browser that had one): deleted by the same statement. */
+  replaces?: string;
+  /** Also delete the sessions expired before this time. */
+  pruneBefore?: Date;
+}
 
-export class SiteSessionStore extends PGStore {
-  constructor() {
-    super({ pool: knexPool as never, tableName: 'app_auth_sessions', pruneSessionInterval: 15 * 60 });
+async function writeSession(ctx: AppContext, sid: string, sess: StoredSession, options: WriteOptions = {}): Promise<void> {
+  // The session object is not modified: express-session compares it with what it saved.
+  const lastSeenAt = sess.lastSeenAt ?? ctx.clock.nowMs();
+  const values = [
+    sid,
+    JSON.stringify({ ...sess, lastSeenAt }),
+    expiryOf(ctx, sess),
+    sess.userId ?? null,
+    publicSessionId(sid),
+    sess.ip?.slice(0, 64) ?? null,
+    sess.userAgent?.slice(0, 512) ?? null,
+    new Date(lastSeenAt),
+  ];
+  const removed: string[] = [];
+  const bindings: Array<string | Date> = [];
+  if (options.replaces) {
+    removed.push('sid = ?');
+    bindings.push(options.replaces);
+  }
+  // Skips rows another statement holds, so the sweep never waits on them.
+  if (options.pruneBefore) {
+    removed.push(`sid IN (SELECT sid FROM ${TABLE} WHERE expire <= ? FOR UPDATE SKIP LOCKED)`);
+    bindings.push(options.pruneBefore);
+  }
+  if (removed.length === 0) {
+    await ctx.db.raw(UPSERT, values);
+    return;
+  }
+  // The deletions ride on this write: no statement of their own, nothing left running
+  // after it. The row written is left out (one statement may not touch a row twice).
+  await ctx.db.raw(`WITH removed AS (DELETE FROM ${TABLE} WHERE sid <> ? AND (${removed.join(' OR ')})) ${UPSERT}`, [sid, ...bindings, ...values]);
+}
+
+type Callback = (error?: unknown) => void;
+
+/**
+ * express-session's store over the application's pool, so session statements share
+ * its connections, its transactions and its handling of lost connections. A request
+ * without the cookie costs nothing; one with it costs one read; last_seen_at is
+ * written at most every LAST_SEEN_RESOLUTION_MS.
+ */
+export class SiteSessionStore extends session.Store {
+  // Requests whose session was read from the table: only those have a row to delete
+  // when their id is regenerated (at login); a session made for this request has none.
+  private readonly loaded = new WeakSet<Request>();
+  // Regenerated sessions and the stored session each replaces, deleted when it is saved.
+  private readonly replacing = new WeakMap<object, string>();
+  // What was last written for a session object. express-session saves a regenerated
+  // session once more as the answer ends (it compares with the id the request began
+  // with): an unchanged session (its cookie aside, which never moves the expiry) is
+  // not written twice.
+  private readonly written = new WeakMap<object, string>();
+  private lastPrune = 0;
+
+  constructor(private readonly ctx: AppContext) {
+    super();
   }
 
-  override set(sid: string, sess: StoredSession, callback?: (error?: unknown) => void): void {
-    writeSession(sid, sess).then(() => callback?.(), (error) => callback?.(error));
+  override get(sid: string, callback: (error: unknown, sess?: session.SessionData | null) => void): void {
+    this.ctx.db.raw<{ rows: Array<{ sess: session.SessionData }> }>(`SELECT sess FROM ${TABLE} WHERE sid = ? AND expire > ?`, [sid, this.ctx.clock.now()]).then(
+      ({ rows }) => callback(null, rows[0]?.sess ?? null),
+      (error: unknown) => callback(error),
+    );
   }
 
-  override touch(sid: string, sess: StoredSession, callback?: (error?: unknown) => void): void {
-    if (sess.lastSeenAt && nowMs() - sess.lastSeenAt < LAST_SEEN_RESOLUTION_MS) {
+  override set(sid: string, sess: StoredSession, callback?: Callback): void {
+    const content = `${sid} ${JSON.stringify({ ...sess, cookie: undefined })}`;
+    if (this.written.get(sess) === content) {
       callback?.();
       return;
     }
-    sess.lastSeenAt = nowMs();
-    db()('app_auth_sessions')
-      .where({ sid })
-      .update({ sess: JSON.stringify(sess), last_seen_at: new Date(sess.lastSeenAt) })
-      .then(() => callback?.(), (error: unknown) => callback?.(error));
+    const now = this.ctx.clock.nowMs();
+    const prune = now - this.lastPrune >= SESSION_PRUNE_INTERVAL_MS;
+    if (prune) this.lastPrune = now;
+    const replaces = this.replacing.get(sess);
+    this.replacing.delete(sess);
+    writeSession(this.ctx, sid, sess, { replaces, pruneBefore: prune ? new Date(now) : undefined }).then(
+      () => {
+        this.written.set(sess, content);
+        callback?.();
+      },
+      (error: unknown) => callback?.(error),
+    );
   }
-}
 
-async function writeSession(sid: string, sess: StoredSession, trx: Executor = db()): Promise<void> {
-  sess.lastSeenAt ??= nowMs();
-  const row = {
-    sid,
-    sess: JSON.stringify(sess),
-    expire: expiryOf(sess),
-    user_id: sess.userId ?? null,
-    public_id: publicSessionId(sid),
-    ip: sess.ip?.slice(0, 64) ?? null,
-    user_agent: sess.userAgent?.slice(0, 512) ?? null,
-    last_seen_at: new Date(sess.lastSeenAt),
-  };
-  await trx('app_auth_sessions').insert(row).onConflict('sid').merge(['sess', 'expire', 'user_id', 'ip', 'user_agent', 'last_seen_at']);
+  override destroy(sid: string, callback?: Callback): void {
+    this.ctx
+      .db(TABLE)
+      .where({ sid })
+      .delete()
+      .then(
+        () => callback?.(),
+        (error: unknown) => callback?.(error),
+      );
+  }
+
+  override touch(sid: string, sess: StoredSession, callback?: () => void): void {
+    const now = this.ctx.clock.nowMs();
+    if (sess.lastSeenAt && now - sess.lastSeenAt < LAST_SEEN_RESOLUTION_MS) {
+      callback?.();
+      return;
+    }
+    // express-session's touch callback takes no error: a failed write is only logged.
+    this.ctx
+      .db(TABLE)
+      .where({ sid })
+      .update({ sess: JSON.stringify({ ...sess, lastSeenAt: now }), last_seen_at: new Date(now) })
+      .catch((error: unknown) => this.ctx.logger.warn({ err: (error as Error).message }, 'could not record when a session was last seen'))
+      .finally(() => callback?.());
+  }
+
+  override createSession(req: Request, sess: session.SessionData): session.Session & session.SessionData {
+    this.loaded.add(req);
+    return super.createSession(req, sess);
+  }
+
+  /**
+   * A new id and an empty session (login: a planted id must be worthless). The stored
+   * session it replaces is deleted by the statement that saves the new one, which
+   * logInSession() does at once; a request whose session was never stored has none.
+   */
+  override regenerate(req: Request, callback: (error?: unknown) => void): void {
+    const previous = this.loaded.has(req) ? req.sessionID : undefined;
+    // express-session installs generate() on its store.
+    (this as unknown as { generate(req: Request): void }).generate(req);
+    if (previous) this.replacing.set(req.session, previous);
+    callback();
+  }
 }
 
 export interface SessionOptions {
@@ -94,16 +196,16 @@ export interface SessionOptions {
  * Creates a stored session for a user outside a request (first-run creation, external
  * authentication) and returns its token, which setSessionCookie() can then adopt.
  */
-export async function createSession(userId: number, options: SessionOptions = {}, trx: Executor = db()): Promise<string> {
+export async function createSession(ctx: AppContext, userId: number, options: SessionOptions = {}): Promise<string> {
   const sid = randomBytes(24).toString('base64url');
   const maxAge = options.maxAgeMs ?? SESSION_LIFETIME_MS;
   const sess = {
-    cookie: { originalMaxAge: maxAge, expires: new Date(nowMs() + maxAge).toISOString(), httpOnly: true, path: '/', sameSite: 'lax' },
+    cookie: { originalMaxAge: maxAge, expires: new Date(ctx.clock.nowMs() + maxAge).toISOString(), httpOnly: true, path: '/', sameSite: 'lax' },
     userId,
     ip: options.ip,
     userAgent: options.userAgent,
   } as unknown as StoredSession;
-  await writeSession(sid, sess, trx);
+  await writeSession(ctx, sid, sess);
   return sid;
 }
 
@@ -114,28 +216,38 @@ export interface ValidSession {
   expiresAt: Date;
 }
 
-/** The session behind a token, if it exists, belongs to a user and has not expired. */
-export async function validateSession(token: string, trx: Executor = db()): Promise<ValidSession | null> {
-  if (typeof token !== 'string' || token.length === 0 || token.length > 255) return null;
-  const row = await trx('app_auth_sessions')
-    .where({ sid: token })
-    .andWhere('expire', '>', new Date(nowMs()))
-    .whereNotNull('user_id')
-    .first('sid', 'public_id', 'user_id', 'expire');
-  if (!row) return null;
-  return { sid: row.sid, publicId: row.public_id, userId: row.user_id, expiresAt: row.expire };
+function plausibleToken(token: unknown): token is string {
+  return typeof token === 'string' && token.length > 0 && token.length <= 255;
 }
 
-/** Extends a valid session to 30 days from now; returns the new expiry, or null. */
-export async function extendSession(token: string, trx: Executor = db()): Promise<Date | null> {
-  const valid = await validateSession(token, trx);
-  if (!valid) return null;
-  const expiresAt = new Date(nowMs() + REFRESHED_SESSION_LIFETIME_MS);
-  const row = await trx('app_auth_sessions').where({ sid: token }).first('sess');
-  const sess = (typeof row.sess === 'string' ? JSON.parse(row.sess) : row.sess) as StoredSession;
-  sess.cookie = { ...sess.cookie, originalMaxAge: REFRESHED_SESSION_LIFETIME_MS, expires: expiresAt } as never;
-  await trx('app_auth_sessions').where({ sid: token }).update({ sess: JSON.stringify(sess), expire: expiresAt });
-  return expiresAt;
+/** The session behind a token, if it exists, belongs to a user and has not expired. */
+export async function validateSession(ctx: AppContext, token: string): Promise<ValidSession | null> {
+  if (!plausibleToken(token)) return null;
+  const row = await ctx
+    .db(TABLE)
+    .where({ sid: token })
+    .andWhere('expire', '>', ctx.clock.now())
+    .whereNotNull('user_id')
+    .first('sid', 'public_id', 'user_id', 'expire');
+  if (!row || row.user_id === null) return null;
+  return { sid: row.sid, publicId: publicSessionId(row.sid), userId: row.user_id, expiresAt: row.expire };
+}
+
+/** Extends a valid session to 30 days from now (row and stored cookie); returns the new expiry, or null. */
+export async function extendSession(ctx: AppContext, token: string): Promise<Date | null> {
+  if (!plausibleToken(token)) return null;
+  const expiresAt = new Date(ctx.clock.nowMs() + REFRESHED_SESSION_LIFETIME_MS);
+  // One statement: the check and the extension cannot be split by a revocation.
+  const { rows } = await ctx.db.raw<{ rows: Array<{ expire: Date }> }>(
+    `UPDATE ${TABLE}
+     SET expire = ?,
+         sess = (sess::jsonb || jsonb_build_object('cookie',
+           COALESCE(sess::jsonb -> 'cookie', '{}'::jsonb) || jsonb_build_object('originalMaxAge', ?::bigint, 'expires', ?::text)))::json
+     WHERE sid = ? AND expire > ? AND user_id IS NOT NULL
+     RETURNING expire`,
+    [expiresAt, REFRESHED_SESSION_LIFETIME_MS, expiresAt.toISOString(), token, ctx.clock.now()],
+  );
+  return rows[0]?.expire ?? null;
 }
 
 export interface SessionSummary {
@@ -148,14 +260,15 @@ export interface SessionSummary {
   current: boolean;
 }
 
-export async function listUserSessions(userId: number, currentSid?: string, trx: Executor = db()): Promise<SessionSummary[]> {
-  const rows = await trx('app_auth_sessions')
+export async function listUserSessions(ctx: AppContext, userId: number, currentSid?: string): Promise<SessionSummary[]> {
+  const rows = await ctx
+    .db(TABLE)
     .where({ user_id: userId })
-    .andWhere('expire', '>', new Date(nowMs()))
+    .andWhere('expire', '>', ctx.clock.now())
     .orderBy('last_seen_at', 'desc')
     .select('sid', 'public_id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expire');
   return rows.map((row) => ({
-    id: row.public_id,
+    id: row.public_id ?? publicSessionId(row.sid),
     ip: row.ip,
     user_agent: row.user_agent,
     created_at: row.created_at,
@@ -165,24 +278,20 @@ export async function listUserSessions(userId: number, currentSid?: string, trx:
   }));
 }
 
-export async function countUserSessions(userId: number, trx: Executor = db()): Promise<number> {
-  const row = await trx('app_auth_sessions')
-    .where({ user_id: userId })
-    .andWhere('expire', '>', new Date(nowMs()))
-    .count<{ count: number }[]>({ count: '*' })
-    .first();
+export async function countUserSessions(ctx: AppContext, userId: number): Promise<number> {
+  const row = await ctx.db(TABLE).where({ user_id: userId }).andWhere('expire', '>', ctx.clock.now()).count<{ count: number }[]>({ count: '*' }).first();
   return Number(row?.count ?? 0);
 }
 
 /** Revokes one of the user's sessions by public id; false when it is not theirs. */
-export async function revokeUserSession(userId: number, publicId: string, trx: Executor = db()): Promise<boolean> {
-  const deleted = await trx('app_auth_sessions').where({ user_id: userId, public_id: publicId }).delete();
+export async function revokeUserSession(ctx: AppContext, userId: number, publicId: string): Promise<boolean> {
+  const deleted = await ctx.db(TABLE).where({ user_id: userId, public_id: publicId }).delete();
   return deleted > 0;
 }
 
 /** Revokes every session of the user, or every one but `exceptSid`. Returns the count. */
-export async function revokeAllUserSessions(userId: number, options: { exceptSid?: string } = {}, trx: Executor = db()): Promise<number> {
-  const query = trx('app_auth_sessions').where({ user_id: userId });
+export async function revokeAllUserSessions(ctx: AppContext, userId: number, options: { exceptSid?: string } = {}): Promise<number> {
+  const query = ctx.db(TABLE).where({ user_id: userId });
   if (options.exceptSid) query.whereNot({ sid: options.exceptSid });
   return query.delete();
 }

@@ -1,6 +1,6 @@
 // The users data layer (the spec's core/users): every SQL statement on app_auth_users
 // and its role links. Secrets never leave the models: rows returned here carry no hash.
-import { db, type Executor } from '../../lib/db.js';
+import type { AppContext } from '../../lib/context.js';
 import { ConflictError } from '../../lib/errors.js';
 import { authMessages } from './messages.js';
 
@@ -40,7 +40,7 @@ export const USER_COLUMNS = `
 export const USER_FROM = 'app_auth_users u JOIN app_auth_roles r ON r.id = u.role_id';
 
 // The admin role holds every permission by definition, even one added after its seed.
-const PERMISSIONS_SUBQUERY = `
+export const PERMISSIONS_COLUMN = `
   ARRAY(
     SELECT p.key FROM app_auth_permissions p
     WHERE EXISTS (
@@ -52,29 +52,29 @@ const PERMISSIONS_SUBQUERY = `
     ORDER BY p.key
   ) AS permissions`;
 
-export async function findUserById(id: number, trx: Executor = db()): Promise<User | undefined> {
-  const result = await trx.raw(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.id = ?`, [id]);
-  return result.rows[0];
+export async function findUserById(ctx: AppContext, id: number): Promise<User | undefined> {
+  const { rows } = await ctx.db.raw<{ rows: User[] }>(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.id = ?`, [id]);
+  return rows[0];
 }
 
-export async function findUserByEmail(email: string, trx: Executor = db()): Promise<User | undefined> {
-  const result = await trx.raw(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.email = ?`, [normalizeEmail(email)]);
-  return result.rows[0];
+export async function findUserByEmail(ctx: AppContext, email: string): Promise<User | undefined> {
+  const { rows } = await ctx.db.raw<{ rows: User[] }>(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.email = ?`, [normalizeEmail(email)]);
+  return rows[0];
 }
 
 /** One statement: the user, its roles and its permissions, read fresh on each request. */
-export async function findSessionUser(id: number, trx: Executor = db()): Promise<SessionUser | undefined> {
-  const result = await trx.raw(`SELECT ${USER_COLUMNS}, ${PERMISSIONS_SUBQUERY} FROM ${USER_FROM} WHERE u.id = ?`, [id]);
-  return result.rows[0];
+export async function findSessionUser(ctx: AppContext, id: number): Promise<SessionUser | undefined> {
+  const { rows } = await ctx.db.raw<{ rows: SessionUser[] }>(`SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN} FROM ${USER_FROM} WHERE u.id = ?`, [id]);
+  return rows[0];
 }
 
-export async function countUsers(trx: Executor = db()): Promise<number> {
-  const row = await trx('app_auth_users').count<{ count: number }[]>({ count: '*' }).first();
+export async function countUsers(ctx: AppContext): Promise<number> {
+  const row = await ctx.db('app_auth_users').count<{ count: number }[]>({ count: '*' }).first();
   return Number(row?.count ?? 0);
 }
 
-export async function roleIdByName(name: string, trx: Executor = db()): Promise<number | undefined> {
-  const row = await trx('app_auth_roles').where({ name }).first('id');
+export async function roleIdByName(ctx: AppContext, name: string): Promise<number | undefined> {
+  const row = await ctx.db('app_auth_roles').where({ name }).first('id');
   return row?.id;
 }
 
@@ -86,18 +86,19 @@ export interface NewUser {
 }
 
 /** Inserts the user row; a taken address is a ConflictError. */
-export async function insertUser(user: NewUser, trx: Executor = db()): Promise<User> {
-  const roleId = await roleIdByName(user.role ?? 'user', trx);
+export async function insertUser(ctx: AppContext, user: NewUser): Promise<User> {
+  const roleId = await roleIdByName(ctx, user.role ?? 'user');
   if (!roleId) throw new ConflictError(authMessages.unknownRole);
-  const inserted = await trx('app_auth_users')
+  const inserted = await ctx
+    .db('app_auth_users')
     .insert({ email: normalizeEmail(user.email), name: user.name.trim(), role_id: roleId, email_verified: user.emailVerified })
     .onConflict('email')
     .ignore()
     .returning('id');
   if (inserted.length === 0) throw new ConflictError(authMessages.emailTaken, { code: 'email_taken' });
-  return (await findUserById(inserted[0].id, trx))!;
+  return (await findUserById(ctx, inserted[0].id))!;
 }
 
-export async function markEmailVerified(userId: number, trx: Executor = db()): Promise<void> {
-  await trx('app_auth_users').where({ id: userId }).update({ email_verified: true, updated_at: trx.fn.now() });
+export async function markEmailVerified(ctx: AppContext, userId: number): Promise<void> {
+  await ctx.db('app_auth_users').where({ id: userId }).update({ email_verified: true, updated_at: ctx.clock.now() });
 }

@@ -2,8 +2,7 @@
 // bits; only its SHA-256 is stored; it is consumed by one atomic DELETE … RETURNING
 // (two concurrent uses: exactly one wins); issuing a new token of a kind for an
 // account deletes the older ones of that kind.
-import { db, type Executor } from '../../lib/db.js';
-import { now } from '../../lib/clock.js';
+import type { AppContext } from '../../lib/context.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 import { normalizeEmail } from './users.js';
 
@@ -26,15 +25,15 @@ export interface IssuedToken {
 }
 
 export async function issueToken(
+  ctx: AppContext,
   kind: TokenKind,
   user: { id: number; email: string },
   payload: Record<string, unknown> = {},
-  trx: Executor = db(),
 ): Promise<IssuedToken> {
   const token = generateToken();
-  const expiresAt = new Date(now().getTime() + TOKEN_LIFETIMES_MS[kind]);
-  await trx('app_auth_verifications').where({ user_id: user.id, kind }).delete();
-  await trx('app_auth_verifications').insert({
+  const expiresAt = new Date(ctx.clock.nowMs() + TOKEN_LIFETIMES_MS[kind]);
+  await ctx.db('app_auth_verifications').where({ user_id: user.id, kind }).delete();
+  await ctx.db('app_auth_verifications').insert({
     kind,
     identifier: normalizeEmail(user.email),
     user_id: user.id,
@@ -56,13 +55,11 @@ export interface ConsumedToken {
  * A wrong, expired, reused or other-address token gives undefined. Pass identifier
  * undefined only for links that carry no address (address-change confirmation).
  */
-export async function consumeToken(
-  kind: TokenKind,
-  identifier: string | undefined,
-  token: string,
-  trx: Executor = db(),
-): Promise<ConsumedToken | undefined> {
-  const query = trx('app_auth_verifications').where({ kind, token_hash: hashToken(token) }).andWhere('expires_at', '>', now());
+export async function consumeToken(ctx: AppContext, kind: TokenKind, identifier: string | undefined, token: string): Promise<ConsumedToken | undefined> {
+  const query = ctx
+    .db('app_auth_verifications')
+    .where({ kind, token_hash: hashToken(token) })
+    .andWhere('expires_at', '>', ctx.clock.now());
   if (identifier !== undefined) query.andWhere({ identifier: normalizeEmail(identifier) });
   const [row] = await query.delete().returning(['user_id', 'identifier', 'payload']);
   if (!row) return undefined;
@@ -70,10 +67,11 @@ export async function consumeToken(
 }
 
 /** Tells whether a token would be accepted, without consuming it (to pre-check a form). */
-export async function isTokenValid(kind: TokenKind, identifier: string, token: string, trx: Executor = db()): Promise<boolean> {
-  const row = await trx('app_auth_verifications')
+export async function isTokenValid(ctx: AppContext, kind: TokenKind, identifier: string, token: string): Promise<boolean> {
+  const row = await ctx
+    .db('app_auth_verifications')
     .where({ kind, token_hash: hashToken(token), identifier: normalizeEmail(identifier) })
-    .andWhere('expires_at', '>', now())
+    .andWhere('expires_at', '>', ctx.clock.now())
     .first('id');
   return Boolean(row);
 }

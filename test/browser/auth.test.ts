@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { type Browser, type Page } from 'playwright-core';
 import { projectRoot } from '../../lib/paths.js';
 import { requestPasswordReset } from '../../models/auth/recovery.js';
-import { createTestApp, resetData } from '../support/app.js';
+import type { AppContext } from '../../lib/context.js';
+import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'auth');
@@ -22,13 +23,15 @@ describe('auth pages in a browser', function () {
   let browser: Browser;
   let server: Server;
   let baseUrl: string;
+  let ctx: AppContext;
   const cspViolations: string[] = [];
 
   before(async function () {
     if (!chromiumAvailable()) this.skip();
     mkdirSync(ARTIFACTS, { recursive: true });
     const app = createTestApp({ APP_NAME, PASSWORD_HASH_COST: '4' });
-    await resetData();
+    ctx = contextOf(app);
+    await resetData(ctx);
     ({ server, baseUrl } = await listenOnFreePort(app));
     browser = await launchChromium();
   });
@@ -89,7 +92,7 @@ describe('auth pages in a browser', function () {
   });
 
   it('submits a form from a page whose URL carries a token (no Referer sent there)', async () => {
-    const issued = await requestPasswordReset('ada@example.com');
+    const issued = await requestPasswordReset(ctx, 'ada@example.com');
     const page = await openPage();
     await page.goto(`${baseUrl}/auth/reset?email=ada%40example.com&token=${encodeURIComponent(issued!.token)}`);
     expect(await page.getByLabel('Courriel').inputValue()).to.equal('ada@example.com');

@@ -1,17 +1,8 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { activeConfig } from '../../lib/config.js';
-import {
-  closeMailTransports,
-  sendEmailChangeConfirmEmail,
-  sendEmailChangeNotifyEmail,
-  sendInvitationEmail,
-  sendPasswordChangedEmail,
-  sendPasswordResetEmail,
-  sendVerificationEmail,
-} from '../../mail/index.js';
-import { createTestApp } from '../support/app.js';
+import type { Mailer } from '../../mail/index.js';
+import { closeTestApp, contextOf, createTestApp, type App } from '../support/app.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 
 const FORBIDDEN_WORDS = /e-mail|avec succès/i;
@@ -19,12 +10,15 @@ const FORBIDDEN_WORDS = /e-mail|avec succès/i;
 describe('mail', () => {
   describe('with SMTP_URL set', () => {
     let smtp: TestSmtpServer;
+    let app: App;
+    let mailer: Mailer;
     before(async () => {
       smtp = await startSmtpServer();
-      createTestApp({ SMTP_URL: smtp.url, APP_NAME: 'Atelier & Co' });
+      app = createTestApp({ SMTP_URL: smtp.url, APP_NAME: 'Atelier & Co' });
+      mailer = contextOf(app).mailer;
     });
     after(async () => {
-      closeMailTransports();
+      await closeTestApp(app);
       await smtp.close();
     });
     beforeEach(() => {
@@ -33,7 +27,7 @@ describe('mail', () => {
     });
 
     it('delivers the verification email through the SMTP server with a link to /auth/confirm built from BASE_URL', async () => {
-      await sendVerificationEmail('ada@example.com', 'tok-123', 'http://site.test');
+      await mailer.verification('ada@example.com', 'tok-123');
       const message = await smtp.waitForMessage('ada@example.com');
       expect(message.subject).to.equal('Vérification du courriel — Atelier & Co');
       const link = smtp.linkIn(message, '/auth/confirm');
@@ -46,12 +40,12 @@ describe('mail', () => {
     });
 
     it('sends each of the six templates in French with the application name and no forbidden wording', async () => {
-      await sendVerificationEmail('a@example.com', 't1', 'http://site.test');
-      await sendPasswordResetEmail('b@example.com', 't2', 'http://site.test');
-      await sendPasswordChangedEmail('c@example.com');
-      await sendInvitationEmail('d@example.com', 't3', 'http://site.test');
-      await sendEmailChangeConfirmEmail('e@example.com', 't4', 'http://site.test');
-      await sendEmailChangeNotifyEmail('f@example.com', 'e@example.com');
+      await mailer.verification('a@example.com', 't1');
+      await mailer.passwordReset('b@example.com', 't2');
+      await mailer.passwordChanged('c@example.com');
+      await mailer.invitation('d@example.com', 't3');
+      await mailer.emailChangeConfirm('e@example.com', 't4');
+      await mailer.emailChangeNotify('f@example.com', 'e@example.com');
       expect(smtp.messages).to.have.length(6);
       for (const message of smtp.messages) {
         expect(message.text, message.subject).to.include('Atelier & Co');
@@ -68,7 +62,7 @@ describe('mail', () => {
       smtp.setFailing(true);
       let caught: unknown;
       try {
-        await sendPasswordResetEmail('b@example.com', 't2', 'http://site.test');
+        await mailer.passwordReset('b@example.com', 't2');
       } catch (error) {
         caught = error;
       }
@@ -78,12 +72,15 @@ describe('mail', () => {
   });
 
   describe('without SMTP_URL', () => {
-    before(() => createTestApp({ SMTP_URL: undefined }));
+    let app: App;
+    before(() => (app = createTestApp({ SMTP_URL: undefined })));
+    after(() => closeTestApp(app));
 
     it('writes the message as an .eml file to the outbox', async () => {
-      const outbox = path.join(activeConfig().dataDir, 'outbox');
+      const { config, mailer } = contextOf(app);
+      const outbox = path.join(config.dataDir, 'outbox');
       rmSync(outbox, { recursive: true, force: true });
-      await sendInvitationEmail('invite@example.com', 'tok-xyz', 'http://site.test');
+      await mailer.invitation('invite@example.com', 'tok-xyz');
       const files = readdirSync(outbox);
       expect(files).to.have.length(1);
       expect(files[0]).to.match(/invitation.*\.eml$/);

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
+import type { AppContext } from '../../lib/context.js';
 import { EmailNotVerifiedError, InvalidCredentialsError } from '../../lib/errors.js';
 import { login } from '../../models/auth/login.js';
 import { register, createUserByAdmin } from '../../models/auth/registration.js';
-import { createTestApp, resetData } from '../support/app.js';
+import { contextOf, createTestApp, resetData } from '../support/app.js';
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   return promise.then(
@@ -14,28 +15,29 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe('login()', () => {
-  before(() => createTestApp());
-  beforeEach(resetData);
+  let ctx: AppContext;
+  before(() => (ctx = contextOf(createTestApp())));
+  beforeEach(() => resetData(ctx));
 
   it('returns the user for a verified account and the right password', async () => {
-    await createUserByAdmin({ email: 'ok@example.com', name: 'Ok', password: 'correct horse' });
-    const user = await login('OK@example.com ', 'correct horse');
+    await createUserByAdmin(ctx, { email: 'ok@example.com', name: 'Ok', password: 'correct horse' });
+    const user = await login(ctx, 'OK@example.com ', 'correct horse');
     expect(user).to.include({ email: 'ok@example.com', email_verified: true });
   });
 
   it('raises EmailNotVerifiedError for an unverified account with the right password', async () => {
-    await createUserByAdmin({ email: 'first@example.com', name: 'First', password: 'correct horse' });
-    await register({ email: 'unverified@example.com', name: 'U', password: 'correct horse' });
-    const error = await failure(login('unverified@example.com', 'correct horse'));
+    await createUserByAdmin(ctx, { email: 'first@example.com', name: 'First', password: 'correct horse' });
+    await register(ctx, { email: 'unverified@example.com', name: 'U', password: 'correct horse' });
+    const error = await failure(login(ctx, 'unverified@example.com', 'correct horse'));
     expect(error).to.be.instanceOf(EmailNotVerifiedError);
     expect(error.message).to.equal("Le courriel de ce compte n'a pas été vérifié.");
   });
 
   it('answers an unverified account with a wrong password exactly like an unknown account', async () => {
-    await createUserByAdmin({ email: 'first@example.com', name: 'First', password: 'correct horse' });
-    await register({ email: 'unverified@example.com', name: 'U', password: 'correct horse' });
-    const wrong = await failure(login('unverified@example.com', 'wrong password'));
-    const unknown = await failure(login('nobody@example.com', 'wrong password'));
+    await createUserByAdmin(ctx, { email: 'first@example.com', name: 'First', password: 'correct horse' });
+    await register(ctx, { email: 'unverified@example.com', name: 'U', password: 'correct horse' });
+    const wrong = await failure(login(ctx, 'unverified@example.com', 'wrong password'));
+    const unknown = await failure(login(ctx, 'nobody@example.com', 'wrong password'));
     expect(wrong).to.be.instanceOf(InvalidCredentialsError);
     expect(unknown).to.be.instanceOf(InvalidCredentialsError);
     expect(wrong.message).to.equal(unknown.message);
@@ -43,14 +45,14 @@ describe('login()', () => {
   });
 
   it('refuses an invited account that has no password yet', async () => {
-    await createUserByAdmin({ email: 'invited@example.com', name: 'Invited' });
-    expect(await failure(login('invited@example.com', 'anything at all'))).to.be.instanceOf(InvalidCredentialsError);
+    await createUserByAdmin(ctx, { email: 'invited@example.com', name: 'Invited' });
+    expect(await failure(login(ctx, 'invited@example.com', 'anything at all'))).to.be.instanceOf(InvalidCredentialsError);
   });
 
   it('refuses passwords under 8 characters and over 72 bytes instead of truncating them', async () => {
-    const short = await failure(createUserByAdmin({ email: 'a@example.com', name: 'A', password: 'short' }));
+    const short = await failure(createUserByAdmin(ctx, { email: 'a@example.com', name: 'A', password: 'short' }));
     expect(short.message).to.equal('Le mot de passe doit contenir au moins 8 caractères.');
-    const long = await failure(createUserByAdmin({ email: 'b@example.com', name: 'B', password: 'é'.repeat(37) }));
+    const long = await failure(createUserByAdmin(ctx, { email: 'b@example.com', name: 'B', password: 'é'.repeat(37) }));
     expect(long.message).to.match(/72 octets/);
   });
 });

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import express, { type Express } from 'express';
+import type { SessionData } from 'express-session';
 import request from 'supertest';
-import { db } from '../../lib/db.js';
-import { setClock } from '../../lib/clock.js';
+import type { AppContext } from '../../lib/context.js';
 import { createUserByAdmin } from '../../models/auth/registration.js';
 import {
   REFRESHED_SESSION_LIFETIME_MS,
+  SESSION_PRUNE_INTERVAL_MS,
+  SiteSessionStore,
   createSession,
   listUserSessions,
   publicSessionId,
@@ -14,38 +16,40 @@ import {
   validateSession,
 } from '../../models/auth/sessions.js';
 import { SESSION_COOKIE, refreshSessionCookie, setSessionCookie } from '../../middleware/session.js';
-import { createTestApp, resetData } from '../support/app.js';
+import { countStatements } from '../support/statements.js';
+import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 
 describe('sessions', () => {
-  let app: Express;
+  let app: App;
+  let ctx: AppContext;
   let cookieApp: Express;
 
   before(() => {
     app = createTestApp();
+    ctx = contextOf(app);
     // The two cookie functions of DESIGN §2, called as an external-authentication
     // callback would: with a token, on a request.
     cookieApp = express();
-    cookieApp.locals.config = app.locals.config;
     cookieApp.post('/adopt/:token', async (req, res) => {
-      res.json({ adopted: await setSessionCookie(req, res, req.params.token) });
+      res.json({ adopted: await setSessionCookie(ctx, req, res, req.params.token) });
     });
     cookieApp.post('/refresh/:token', async (req, res) => {
-      res.json({ refreshed: await refreshSessionCookie(req, res, req.params.token) });
+      res.json({ refreshed: await refreshSessionCookie(ctx, req, res, req.params.token) });
     });
   });
-  beforeEach(resetData);
+  beforeEach(() => resetData(ctx));
 
   async function someUser() {
-    const { user } = await createUserByAdmin({ email: 'session@example.com', name: 'S', password: 'correct horse' });
+    const { user } = await createUserByAdmin(ctx, { email: 'session@example.com', name: 'S', password: 'correct horse' });
     return user;
   }
 
   it('creates a stored session that validates, and lists it by its public id, never by its token', async () => {
     const user = await someUser();
-    const token = await createSession(user.id, { ip: '203.0.113.7', userAgent: 'Firefox' });
-    const valid = await validateSession(token);
+    const token = await createSession(ctx, user.id, { ip: '203.0.113.7', userAgent: 'Firefox' });
+    const valid = await validateSession(ctx, token);
     expect(valid).to.include({ userId: user.id, publicId: publicSessionId(token) });
-    const listed = await listUserSessions(user.id, token);
+    const listed = await listUserSessions(ctx, user.id, token);
     expect(listed).to.have.length(1);
     expect(listed[0]).to.include({ id: publicSessionId(token), ip: '203.0.113.7', user_agent: 'Firefox', current: true });
     expect(JSON.stringify(listed)).to.not.include(token);
@@ -53,11 +57,11 @@ describe('sessions', () => {
 
   it('does not validate an unknown, empty or expired token', async () => {
     const user = await someUser();
-    expect(await validateSession('not-a-session')).to.equal(null);
-    expect(await validateSession('')).to.equal(null);
-    const token = await createSession(user.id, { maxAgeMs: 60_000 });
-    setClock(() => Date.now() + 120_000);
-    expect(await validateSession(token)).to.equal(null);
+    expect(await validateSession(ctx, 'not-a-session')).to.equal(null);
+    expect(await validateSession(ctx, '')).to.equal(null);
+    const token = await createSession(ctx, user.id, { maxAgeMs: 60_000 });
+    ctx.clock.set(() => Date.now() + 120_000);
+    expect(await validateSession(ctx, token)).to.equal(null);
   });
 
   it('adopts only a token that exists in storage (setSessionCookie)', async () => {
@@ -66,11 +70,14 @@ describe('sessions', () => {
     expect(refused.body).to.deep.equal({ adopted: false });
     expect(refused.headers['set-cookie']).to.equal(undefined);
 
-    const token = await createSession(user.id);
+    const token = await createSession(ctx, user.id);
     const adopted = await request(cookieApp).post(`/adopt/${token}`).expect(200);
     expect(adopted.body).to.deep.equal({ adopted: true });
     const cookie = adopted.headers['set-cookie'][0];
-    expect(cookie).to.match(new RegExp(`^${SESSION_COOKIE.replace('.', '\\.')}=s%3A`)).and.match(/HttpOnly/).and.match(/SameSite=Lax/);
+    expect(cookie)
+      .to.match(new RegExp(`^${SESSION_COOKIE.replace('.', '\\.')}=s%3A`))
+      .and.match(/HttpOnly/)
+      .and.match(/SameSite=Lax/);
     // The adopted cookie opens the session on the real app.
     const me = await request(app).get('/app/api/users/profile/sessions').set('Cookie', cookie.split(';')[0]).expect(200);
     expect(me.body.items[0]).to.include({ current: true });
@@ -78,11 +85,11 @@ describe('sessions', () => {
 
   it('extends a valid session and its cookie to 30 days (refreshSessionCookie)', async () => {
     const user = await someUser();
-    const token = await createSession(user.id);
+    const token = await createSession(ctx, user.id);
     const response = await request(cookieApp).post(`/refresh/${token}`).expect(200);
     expect(response.body).to.deep.equal({ refreshed: true });
     expect(response.headers['set-cookie'][0]).to.include(`Max-Age=${REFRESHED_SESSION_LIFETIME_MS / 1000}`);
-    const row = await db()('app_auth_sessions').where({ sid: token }).first('expire');
+    const row = (await ctx.db('app_auth_sessions').where({ sid: token }).first('expire'))!;
     const days = (row.expire.getTime() - Date.now()) / 86_400_000;
     expect(days).to.be.closeTo(30, 0.01);
     expect((await request(cookieApp).post('/refresh/unknown').expect(200)).body).to.deep.equal({ refreshed: false });
@@ -90,16 +97,54 @@ describe('sessions', () => {
 
   it('revokes one session by public id only for its owner, or all of them', async () => {
     const user = await someUser();
-    const { user: other } = await createUserByAdmin({ email: 'other@example.com', name: 'O', password: 'correct horse' });
-    const first = await createSession(user.id);
-    const second = await createSession(user.id);
-    const third = await createSession(user.id);
-    expect(await revokeUserSession(other.id, publicSessionId(first))).to.equal(false);
-    expect(await validateSession(first)).to.not.equal(null);
-    expect(await revokeUserSession(user.id, publicSessionId(first))).to.equal(true);
-    expect(await validateSession(first)).to.equal(null);
-    expect(await revokeAllUserSessions(user.id, { exceptSid: third })).to.equal(1);
-    expect(await validateSession(second)).to.equal(null);
-    expect(await validateSession(third)).to.not.equal(null);
+    const { user: other } = await createUserByAdmin(ctx, { email: 'other@example.com', name: 'O', password: 'correct horse' });
+    const first = await createSession(ctx, user.id);
+    const second = await createSession(ctx, user.id);
+    const third = await createSession(ctx, user.id);
+    expect(await revokeUserSession(ctx, other.id, publicSessionId(first))).to.equal(false);
+    expect(await validateSession(ctx, first)).to.not.equal(null);
+    expect(await revokeUserSession(ctx, user.id, publicSessionId(first))).to.equal(true);
+    expect(await validateSession(ctx, first)).to.equal(null);
+    expect(await revokeAllUserSessions(ctx, user.id, { exceptSid: third })).to.equal(1);
+    expect(await validateSession(ctx, second)).to.equal(null);
+    expect(await validateSession(ctx, third)).to.not.equal(null);
+  });
+
+  describe('the store (SiteSessionStore)', () => {
+    function save(store: SiteSessionStore, sid: string, userId: number, expires: number): Promise<void> {
+      const sess = { cookie: { originalMaxAge: 60_000, expires: new Date(expires) }, userId } as unknown as SessionData;
+      return new Promise((resolve, reject) => store.set(sid, sess, (error) => (error instanceof Error ? reject(error) : resolve())));
+    }
+
+    it('deletes expired sessions with the next session it saves, in the same statement, at most every 15 minutes', async () => {
+      const user = await someUser();
+      const start = Date.now();
+      ctx.clock.set(() => start);
+      const expired = await createSession(ctx, user.id, { maxAgeMs: 60_000 });
+      ctx.clock.set(() => start + 120_000);
+      const store = new SiteSessionStore(ctx);
+      const { count } = await countStatements(ctx, () => save(store, 'first-sid', user.id, start + 180_000));
+      expect(count).to.equal(1);
+      expect(await ctx.db('app_auth_sessions').where({ sid: expired }).first()).to.equal(undefined);
+
+      const later = await createSession(ctx, user.id, { maxAgeMs: 60_000 });
+      ctx.clock.set(() => start + 240_000);
+      await save(store, 'second-sid', user.id, start + 300_000);
+      expect(await ctx.db('app_auth_sessions').where({ sid: later }).first(), 'swept again too soon').to.not.equal(undefined);
+      ctx.clock.set(() => start + 120_000 + SESSION_PRUNE_INTERVAL_MS);
+      await save(store, 'third-sid', user.id, start + SESSION_PRUNE_INTERVAL_MS + 600_000);
+      expect(await ctx.db('app_auth_sessions').where({ sid: later }).first()).to.equal(undefined);
+      expect(await ctx.db('app_auth_sessions').where({ sid: 'third-sid' }).first()).to.not.equal(undefined);
+    });
+
+    it('keeps the expiry of a stored session when it is saved again (no sliding)', async () => {
+      const user = await someUser();
+      const store = new SiteSessionStore(ctx);
+      const expires = Date.now() + 60_000;
+      await save(store, 'kept-sid', user.id, expires);
+      await save(store, 'kept-sid', user.id, expires + 86_400_000);
+      const row = (await ctx.db('app_auth_sessions').where({ sid: 'kept-sid' }).first('expire'))!;
+      expect(row.expire.getTime()).to.equal(expires);
+    });
   });
 });

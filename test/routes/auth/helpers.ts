@@ -1,14 +1,16 @@
 // Helpers of the /auth route tests: a browser-like client keeping cookies, that opens
-// a page, reads the form's hidden fields, lets time pass on the injectable clock
-// (anti-bot minimum age) and submits.
+// a page, reads the form's hidden fields, lets time pass on the app's clock (anti-bot
+// minimum age) and submits.
 import type { Express } from 'express';
 import request from 'supertest';
-import { setClock } from '../../../lib/clock.js';
+import type { App } from '../../support/app.js';
+import { contextOf } from '../../support/app.js';
 
+/** A time source the tests move by hand; a FormClient puts it on its app's clock. */
 export class FakeClock {
   current = Date.now();
-  install(): this {
-    setClock(() => this.current);
+  install(app: App): this {
+    contextOf(app).clock.set(() => this.current);
     return this;
   }
   advance(ms: number): void {
@@ -16,12 +18,11 @@ export class FakeClock {
   }
 }
 
-/** Installs a fresh fake clock before each test (the root hook restores the real one). */
+/** A fresh fake clock for each test (the root hook puts every app's real clock back). */
 export function useFakeClock(): FakeClock {
   const clock = new FakeClock();
   beforeEach(() => {
     clock.current = Date.now();
-    clock.install();
   });
   return clock;
 }
@@ -46,10 +47,11 @@ export class FormClient {
   readonly agent: ReturnType<typeof request.agent>;
 
   constructor(
-    readonly app: Express,
+    readonly app: App,
     readonly clock: FakeClock,
   ) {
-    this.agent = request.agent(app);
+    clock.install(app);
+    this.agent = request.agent(app as Express);
   }
 
   get(path: string) {

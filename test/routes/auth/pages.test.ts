@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { db } from '../../../lib/db.js';
 import { createFirstAdmin, createUserByAdmin } from '../../../models/auth/registration.js';
-import { createTestApp, resetData } from '../../support/app.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { FormClient, strongPassword, useFakeClock } from './helpers.js';
 
 const TITLES: Array<[string, string]> = [
@@ -22,15 +20,15 @@ function titleOf(html: string): string | undefined {
   return /<title>([^<]*)<\/title>/.exec(html)?.[1];
 }
 
-async function seedAdmin() {
-  return createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Ada' });
-}
-
 describe('/auth pages', () => {
-  let app: Express;
+  let app: App;
   const clock = useFakeClock();
   before(() => (app = createTestApp({ APP_NAME: 'Atelier' })));
-  beforeEach(resetData);
+  beforeEach(() => resetData(contextOf(app)));
+
+  async function seedAdmin() {
+    return createFirstAdmin(contextOf(app), { email: 'admin@example.com', password: strongPassword, name: 'Ada' });
+  }
 
   describe('while no account exists', () => {
     it('renders the first-run form on every segment, titled «Première configuration»', async () => {
@@ -156,10 +154,14 @@ describe('/auth pages', () => {
       const html = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword }, { from: '/auth/login' });
       expect(html.status).to.equal(403);
       expect(html.text).to.include('Les inscriptions sont actuellement fermées.');
-      const json = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword }, { from: '/auth/login', json: true });
+      const json = await client.submit(
+        '/auth/register',
+        { name: 'Bob', email: 'bob@example.com', password: strongPassword },
+        { from: '/auth/login', json: true },
+      );
       expect(json.status).to.equal(403);
       expect(json.body).to.deep.include({ success: false, error: 'Les inscriptions sont actuellement fermées.' });
-      expect(await db()('app_auth_users').where({ email: 'bob@example.com' }).first()).to.equal(undefined);
+      expect(await contextOf(app).db('app_auth_users').where({ email: 'bob@example.com' }).first()).to.equal(undefined);
     });
   });
 
@@ -175,7 +177,7 @@ describe('/auth pages', () => {
     });
 
     it('answers 403 to a logged-in user without admin.access', async () => {
-      await createUserByAdmin({ email: 'user@example.com', name: 'User', password: strongPassword });
+      await createUserByAdmin(contextOf(app), { email: 'user@example.com', name: 'User', password: strongPassword });
       const client = new FormClient(app, clock);
       const login = await client.submit('/auth/login', { email: 'user@example.com', password: strongPassword });
       expect(login.status).to.equal(303);

@@ -1,28 +1,29 @@
 // Anti-bot, CSRF and enumeration resistance of the public forms.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { db } from '../../../lib/db.js';
-import { settleBackgroundTasks } from '../../../controllers/auth/background.js';
+import type { AppContext } from '../../../lib/context.js';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
 import { insertUser } from '../../../models/auth/users.js';
-import { createTestApp, useAppWithSmtp } from '../../support/app.js';
+import { closeTestApp, createTestApp, useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, strongPassword, useFakeClock } from './helpers.js';
 
 const ANTI_BOT_MESSAGE = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
 
 describe('/auth form protection', () => {
-  let app: Express;
+  let app: App;
+  let ctx: AppContext;
   let smtp: TestSmtpServer;
   const clock = useFakeClock();
 
-  useAppWithSmtp({}, (createdApp, startedSmtp) => {
+  useAppWithSmtp({}, (createdApp, startedSmtp, context) => {
     app = createdApp;
     smtp = startedSmtp;
+    ctx = context;
   });
+  const settleBackgroundTasks = () => ctx.background.settle();
   beforeEach(async () => {
-    await createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' });
+    await createFirstAdmin(ctx, { email: 'admin@example.com', password: strongPassword, name: 'Admin' });
   });
 
   describe('anti-bot', () => {
@@ -35,7 +36,7 @@ describe('/auth form protection', () => {
       expect(response.text).to.include(ANTI_BOT_MESSAGE);
       expect(response.text).to.include('role="alert"');
       expect(response.text).to.include('value="admin@example.com"');
-      expect(await db()('app_auth_sessions').whereNotNull('user_id')).to.have.length(0);
+      expect(await ctx.db('app_auth_sessions').whereNotNull('user_id')).to.have.length(0);
     });
 
     it('refuses a submission over 10 minutes after the form was rendered', async () => {
@@ -120,7 +121,10 @@ describe('/auth form protection', () => {
       const client = new FormClient(app, clock);
       const tokens = await client.tokens('/auth/login');
       clock.advance(2000);
-      const response = await request(app).post('/auth/login').type('form').send({ ...tokens, _hp: '', ...login });
+      const response = await request(app)
+        .post('/auth/login')
+        .type('form')
+        .send({ ...tokens, _hp: '', ...login });
       expect(response.status).to.equal(403);
     });
 
@@ -159,20 +163,24 @@ describe('/auth form protection', () => {
         const client = new FormClient(proxied, clock);
         const tokens = await client.tokens('/auth/login');
         clock.advance(2000);
-        const login = await client.agent.post('/auth/login').type('form').set('X-Forwarded-Proto', 'https').send({ ...tokens, _hp: '', email: 'admin@example.com', password: strongPassword });
+        const login = await client.agent
+          .post('/auth/login')
+          .type('form')
+          .set('X-Forwarded-Proto', 'https')
+          .send({ ...tokens, _hp: '', email: 'admin@example.com', password: strongPassword });
         expect(login.status).to.equal(303);
         const session = ([] as string[]).concat(login.headers['set-cookie'] ?? []).find((value) => value.startsWith('site.sid='));
         expect(session).to.match(/Secure/);
         expect(session).to.match(/HttpOnly/);
       } finally {
-        app = createTestApp({ SMTP_URL: smtp.url });
+        await closeTestApp(proxied);
       }
     });
   });
 
   describe('enumeration', () => {
     beforeEach(async () => {
-      await insertUser({ email: 'unverified@example.com', name: 'U', emailVerified: false });
+      await insertUser(ctx, { email: 'unverified@example.com', name: 'U', emailVerified: false });
     });
 
     // Tokens in the page differ on every render; everything else must be identical.
@@ -182,7 +190,7 @@ describe('/auth form protection', () => {
 
     async function answers(path: string, email: string, json: boolean) {
       // Six answers per case exceed the forms' budgets; rate limits have their own tests.
-      await db()('app_auth_rate_limits').delete();
+      await ctx.db('app_auth_rate_limits').delete();
       const client = new FormClient(app, clock);
       const response = await client.submit(path, { email }, { from: path === '/auth/forgot' ? '/auth/forgot' : '/auth/login', json });
       await settleBackgroundTasks();

@@ -1,15 +1,12 @@
 // Per-address rate limits of the public forms, counted in PostgreSQL.
 import { expect } from 'chai';
-import express, { type Express, type Request } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
-import { db } from '../../../lib/db.js';
-import { logger } from '../../../lib/logger.js';
-import { settleBackgroundTasks } from '../../../controllers/auth/background.js';
-import { clientAddressKey, resetUnknownAddressWarning } from '../../../middleware/client-ip.js';
+import type { AppContext } from '../../../lib/context.js';
+import { clientAddressKey } from '../../../middleware/client-ip.js';
 import { createRateLimiter } from '../../../middleware/rate-limit.js';
-import type { NextFunction, Response } from 'express';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
-import { createTestApp, resetData } from '../../support/app.js';
+import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { FormClient, strongPassword, useFakeClock } from './helpers.js';
 
 const BUDGET = 3;
@@ -39,17 +36,19 @@ function statusOnly(error: { status?: number }, _req: Request, res: Response, _n
 }
 
 describe('/auth rate limits', () => {
-  let app: Express;
+  let app: App;
+  let ctx: AppContext;
   const clock = useFakeClock();
-  before(() => (app = createTestApp(LIMITS)));
-  beforeEach(async () => {
-    await settleBackgroundTasks();
-    await resetData();
+  before(() => {
+    app = createTestApp(LIMITS);
+    ctx = contextOf(app);
   });
-  afterEach(settleBackgroundTasks);
+  // resetData waits for the emails still being sent in the background first.
+  beforeEach(() => resetData(ctx));
+  afterEach(() => ctx.background.settle());
 
   describe('each operation', () => {
-    beforeEach(() => createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
+    beforeEach(() => createFirstAdmin(ctx, { email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
 
     for (const [operation, path, fields, windowSeconds] of OPERATIONS) {
       it(`refuses the ${BUDGET + 1}th ${operation} POST from one address with 429, Retry-After and the same form`, async () => {
@@ -67,14 +66,14 @@ describe('/auth rate limits', () => {
         const json = await client.submit(path, fields, { from: '/auth/login', json: true });
         expect(json.status).to.equal(429);
         expect(json.body).to.deep.equal({ success: false, error: RATE_MESSAGE, code: 'rate_limited' });
-        const row = await db()('app_auth_rate_limits').where('key', 'like', `${operation}:%`).first();
-        expect(row.hits).to.equal(BUDGET + 2);
+        const row = await ctx.db('app_auth_rate_limits').where('key', 'like', `${operation}:%`).first();
+        expect(row!.hits).to.equal(BUDGET + 2);
       });
     }
 
     it('does not count showing a form, only POSTs', async () => {
       for (let index = 0; index < BUDGET * 3; index++) expect((await request(app).get('/auth/login')).status).to.equal(200);
-      expect(await db()('app_auth_rate_limits')).to.have.length(0);
+      expect(await ctx.db('app_auth_rate_limits')).to.have.length(0);
       const client = new FormClient(app, clock);
       expect((await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword })).status).to.equal(303);
     });
@@ -107,22 +106,34 @@ describe('/auth rate limits', () => {
     it('shares the count between two app instances on one database', async () => {
       const first = createTestApp(LIMITS);
       const second = createTestApp(LIMITS);
-      const onFirst = new FormClient(first, clock);
-      const onSecond = new FormClient(second, clock);
-      for (let attempt = 1; attempt <= BUDGET; attempt++) {
-        expect((await onFirst.submit('/auth/forgot', { email: `x${attempt}@example.com` })).status).to.equal(200);
+      try {
+        const onFirst = new FormClient(first, clock);
+        const onSecond = new FormClient(second, clock);
+        for (let attempt = 1; attempt <= BUDGET; attempt++) {
+          expect((await onFirst.submit('/auth/forgot', { email: `x${attempt}@example.com` })).status).to.equal(200);
+        }
+        const refused = await onSecond.submit('/auth/forgot', { email: 'y@example.com' });
+        expect(refused.status).to.equal(429);
+      } finally {
+        await closeTestApp(first);
+        await closeTestApp(second);
       }
-      const refused = await onSecond.submit('/auth/forgot', { email: 'y@example.com' });
-      expect(refused.status).to.equal(429);
-      app = createTestApp(LIMITS);
     });
 
     it('ignores X-Forwarded-For without APP_TRUST_PROXY: a client cannot pick a fresh address', async () => {
       const client = new FormClient(app, clock);
       for (let attempt = 0; attempt <= BUDGET; attempt++) {
-        await client.submit('/auth/login', { email: 'admin@example.com', password: 'wrong password' }, { headers: { 'X-Forwarded-For': `203.0.113.${attempt}` } });
+        await client.submit(
+          '/auth/login',
+          { email: 'admin@example.com', password: 'wrong password' },
+          { headers: { 'X-Forwarded-For': `203.0.113.${attempt}` } },
+        );
       }
-      const refused = await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword }, { headers: { 'X-Forwarded-For': '198.51.100.7' } });
+      const refused = await client.submit(
+        '/auth/login',
+        { email: 'admin@example.com', password: strongPassword },
+        { headers: { 'X-Forwarded-For': '198.51.100.7' } },
+      );
       expect(refused.status).to.equal(429);
     });
 
@@ -131,13 +142,18 @@ describe('/auth rate limits', () => {
       try {
         const client = new FormClient(proxied, clock);
         const headers = { 'X-Forwarded-For': '203.0.113.9' };
-        for (let attempt = 0; attempt <= BUDGET; attempt++) await client.submit('/auth/login', { email: 'admin@example.com', password: 'wrong password' }, { headers });
+        for (let attempt = 0; attempt <= BUDGET; attempt++)
+          await client.submit('/auth/login', { email: 'admin@example.com', password: 'wrong password' }, { headers });
         expect((await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword }, { headers })).status).to.equal(429);
-        const other = await client.submit('/auth/login', { email: 'admin@example.com', password: strongPassword }, { headers: { 'X-Forwarded-For': '203.0.113.10' } });
+        const other = await client.submit(
+          '/auth/login',
+          { email: 'admin@example.com', password: strongPassword },
+          { headers: { 'X-Forwarded-For': '203.0.113.10' } },
+        );
         expect(other.status).to.equal(303);
-        expect(await db()('app_auth_rate_limits').pluck('key')).to.include.members(['login:203.0.113.9', 'login:203.0.113.10']);
+        expect(await ctx.db('app_auth_rate_limits').pluck('key')).to.include.members(['login:203.0.113.9', 'login:203.0.113.10']);
       } finally {
-        app = createTestApp(LIMITS);
+        await closeTestApp(proxied);
       }
     });
   });
@@ -150,14 +166,14 @@ describe('/auth rate limits', () => {
     const refused = await client.submit('/auth', { name: 'A', email: 'a@example.com', password: strongPassword });
     expect(refused.status).to.equal(429);
     expect(refused.text).to.include('Créer le compte administrateur');
-    expect(await db()('app_auth_users')).to.have.length(0);
-    await createFirstAdmin({ email: 'admin@example.com', password: strongPassword, name: 'Admin' });
+    expect(await ctx.db('app_auth_users')).to.have.length(0);
+    await createFirstAdmin(ctx, { email: 'admin@example.com', password: strongPassword, name: 'Admin' });
     const register = await client.submit('/auth/register', { name: 'B', email: 'b@example.com', password: strongPassword });
     expect(register.status).to.equal(429);
   });
 
   describe('client address', () => {
-    const key = (ip: string | undefined) => clientAddressKey({ ip } as Request);
+    const key = (ip: string | undefined) => clientAddressKey(ctx, { ip } as Request);
 
     it('groups IPv6 clients by /64 and unwraps IPv4-mapped addresses', () => {
       expect(key('2001:db8:1:2:3:4:5:6')).to.equal(key('2001:db8:1:2:ffff::1'));
@@ -167,22 +183,23 @@ describe('/auth rate limits', () => {
     });
 
     it('suspends limiting when no address can be read, with one warning only', async () => {
+      // A fresh application: the warning is once per application.
+      const fresh = createTestApp(LIMITS);
+      const freshCtx = contextOf(fresh);
       const warnings: unknown[] = [];
-      const original = logger.warn;
-      logger.warn = ((...args: unknown[]) => void warnings.push(args)) as typeof logger.warn;
-      resetUnknownAddressWarning();
+      freshCtx.logger.warn = (...args: unknown[]) => void warnings.push(args);
       try {
         const mini = express();
         mini.use((req, _res, next) => {
           Object.defineProperty(req, 'ip', { value: undefined });
           next();
         });
-        mini.post('/x', createRateLimiter('login', { budget: { max: 1, windowMs: 60_000 } }), (_req, res) => void res.send('ok'));
+        mini.post('/x', createRateLimiter(freshCtx, 'login', { budget: { max: 1, windowMs: 60_000 } }), (_req, res) => void res.send('ok'));
         mini.use(statusOnly);
         for (let attempt = 0; attempt < 4; attempt++) expect((await request(mini).post('/x')).status).to.equal(200);
         expect(warnings.filter((args) => String((args as unknown[]).at(-1)).includes('rate limiting is suspended'))).to.have.length(1);
       } finally {
-        logger.warn = original;
+        await closeTestApp(fresh);
       }
     });
   });
@@ -194,13 +211,13 @@ describe('/auth rate limits', () => {
         if (req.get('x-user')) req.user = { id: 1 } as never;
         next();
       });
-      mini.use(createRateLimiter('api', { budget: { max: 2, windowMs: 60_000 }, loggedInMultiplier: 3, methods: ['GET', 'POST'] }));
+      mini.use(createRateLimiter(ctx, 'api', { budget: { max: 2, windowMs: 60_000 }, loggedInMultiplier: 3, methods: ['GET', 'POST'] }));
       mini.get('/x', (_req, res) => void res.send('ok'));
       mini.use(statusOnly);
       const statuses = [];
       for (let attempt = 0; attempt < 3; attempt++) statuses.push((await request(mini).get('/x')).status);
       expect(statuses).to.deep.equal([200, 200, 429]);
-      await db()('app_auth_rate_limits').delete();
+      await ctx.db('app_auth_rate_limits').delete();
       const logged = [];
       for (let attempt = 0; attempt < 7; attempt++) logged.push((await request(mini).get('/x').set('x-user', '1')).status);
       expect(logged).to.deep.equal([200, 200, 200, 200, 200, 200, 429]);
