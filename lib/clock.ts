@@ -1,16 +1,18 @@
-// Time is read through here so tests can move it (token expiry, anti-bot form age)
-// instead of sleeping.
-let source: () => number = () => Date.now();
+// Time is read through the application's clock so tests can move it (token expiry,
+// anti-bot form age) instead of sleeping. One clock per application context.
+export class Clock {
+  private source: () => number = () => Date.now();
 
-export function nowMs(): number {
-  return source();
-}
+  nowMs(): number {
+    return this.source();
+  }
 
-export function now(): Date {
-  return new Date(source());
-}
+  now(): Date {
+    return new Date(this.source());
+  }
 
-/** Tests only: replace the clock; call with no argument to restore the real one. */
-export function setClock(fn?: () => number): void {
-  source = fn ?? (() => Date.now());
+  /** Tests only: replace the time source; call with no argument to restore the real one. */
+  set(fn?: () => number): void {
+    this.source = fn ?? (() => Date.now());
+  }
 }

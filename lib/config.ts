@@ -45,6 +45,8 @@ export interface Config {
   isProduction: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections of this process's pool (DATABASE_POOL_MAX). */
+  databasePoolMax: number;
   port: number;
   host: string;
   baseUrl: string;
@@ -104,6 +106,7 @@ const envSchema = Joi.object({
   NODE_ENV: Joi.string().valid('production', 'development', 'test').default('development'),
   DATA_DIR: Joi.string(),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  DATABASE_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   HOST: Joi.string().hostname().default('127.0.0.1'),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -157,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isProduction,
     dataDir,
     databaseUrl: value.DATABASE_URL,
+    databasePoolMax: value.DATABASE_POOL_MAX,
     port,
     host: value.HOST,
     baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
@@ -172,17 +176,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordHashThreads: value.PASSWORD_HASH_THREADS,
     rateLimits,
   };
-}
-
-// createApp() installs the configuration it was given, so that models which need a
-// setting (registration flag, base URL, hash cost) read the one the app runs with.
-let active: Config | undefined;
-
-export function setActiveConfig(config: Config): void {
-  active = config;
-}
-
-export function activeConfig(): Config {
-  if (!active) throw new Error('No configuration installed: call createApp(config) first');
-  return active;
 }

@@ -1,16 +1,16 @@
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 
-// One structured logger for the process. Redaction is a second line of defence: code
+export type { Logger };
+
+// One structured logger per application. Redaction is a second line of defence: code
 // never logs passwords, tokens or cookies on purpose.
-export const logger = pino({
-  level: 'info',
-  base: undefined,
-  redact: {
-    paths: ['password', 'newPassword', 'token', 'cookie', '*.password', '*.token', '*.cookie', 'req.headers.cookie'],
-    censor: '[redacted]',
-  },
-});
-
-export function setLogLevel(level: string): void {
-  logger.level = level;
+export function createLogger(level = 'info'): Logger {
+  return pino({
+    level,
+    base: undefined,
+    redact: {
+      paths: ['password', 'newPassword', 'token', 'cookie', '*.password', '*.token', '*.cookie', 'req.headers.cookie'],
+      censor: '[redacted]',
+    },
+  });
 }

@@ -3,14 +3,13 @@ import nunjucks from 'nunjucks';
 import type { Config } from './config.js';
 import { viewsDir } from './paths.js';
 
-/** One Nunjucks environment, autoescaping on; user data never reaches renderString. */
+/** One Nunjucks environment per app, autoescaping on; user data never reaches renderString. */
 export function configureViews(app: Express, config: Config): nunjucks.Environment {
-  const environment = nunjucks.configure(viewsDir, {
+  const environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(viewsDir, { noCache: !config.isProduction }), {
     autoescape: true,
-    express: app,
-    noCache: !config.isProduction,
     throwOnUndefined: false,
   });
+  environment.express(app);
   environment.addGlobal('appName', config.appName);
   app.set('view engine', 'njk');
   return environment;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { logger } from '../lib/logger.js';
+import type { Logger } from '../lib/logger.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -16,7 +16,8 @@ declare global {
  * one log line when it ends: method, path without the query string (links carry
  * tokens), status, duration.
  */
-export function requestContext(req: Request, res: Response, next: NextFunction): void {
+export function requestContext(logger: Logger) {
+  return function requestContextMiddleware(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   req.id = randomUUID();
   res.setHeader('X-Request-Id', req.id);
@@ -28,4 +29,5 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
     );
   });
   next();
+}
 }

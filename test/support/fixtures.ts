@@ -1,9 +1,7 @@
 // Test fixtures shared by every area: users with chosen permissions, and a session
 // cookie for them (a stored session, signed like express-session signs its own).
 import signature from 'cookie-signature';
-import { activeConfig } from '../../lib/config.js';
-import { db } from '../../lib/db.js';
-import { hashPassword } from '../../lib/password-hasher.js';
+import type { AppContext } from '../../lib/context.js';
 import { storePasswordHash } from '../../models/auth/credentials.js';
 import { createSession, publicSessionId } from '../../models/auth/sessions.js';
 import { insertUser, type User } from '../../models/auth/users.js';
@@ -14,13 +12,14 @@ export const PASSWORD = 'correct horse battery';
 let roleCounter = 0;
 
 /** A custom role holding exactly these permissions; returns its id. */
-export async function makeRole(permissions: string[], name = `role-${++roleCounter}`): Promise<number> {
-  const [row] = await db()('app_auth_roles').insert({ name, description: '', system: false }).returning('id');
-  if (permissions.length) await db()('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: row.id, permission_key: key })));
+export async function makeRole(ctx: AppContext, permissions: string[], name = `role-${++roleCounter}`): Promise<number> {
+  const [row] = await ctx.db('app_auth_roles').insert({ name, description: '', system: false }).returning('id');
+  if (permissions.length) await ctx.db('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: row.id, permission_key: key })));
   return row.id;
 }
 
-let hashed: Promise<string> | undefined;
+// One hash of PASSWORD per application (hashing costs even at the tests' cost).
+const hashes = new WeakMap<AppContext, Promise<string>>();
 
 export interface MakeUserOptions {
   email?: string;
@@ -35,27 +34,25 @@ export interface MakeUserOptions {
 
 let userCounter = 0;
 
-export async function makeUser(options: MakeUserOptions = {}): Promise<User> {
+export async function makeUser(ctx: AppContext, options: MakeUserOptions = {}): Promise<User> {
   let role = options.role ?? 'user';
   if (options.permissions) {
     role = `perm-${++roleCounter}`;
-    await makeRole(options.permissions, role);
+    await makeRole(ctx, options.permissions, role);
   }
-  const user = await insertUser({
+  const user = await insertUser(ctx, {
     email: options.email ?? `user${++userCounter}@example.com`,
     name: options.name ?? `User ${userCounter}`,
     role,
     emailVerified: options.verified ?? true,
   });
   if (options.password !== null) {
-    const hash = options.password ? await hashPassword(options.password) : await (hashed ??= hashPassword(PASSWORD));
-    await storePasswordHash(user.id, hash);
+    let hash = hashes.get(ctx);
+    if (options.password) hash = ctx.hasher.hash(options.password);
+    else if (!hash) hashes.set(ctx, (hash = ctx.hasher.hash(PASSWORD)));
+    await storePasswordHash(ctx, user.id, await hash);
   }
   return user;
-}
-
-export function resetHelperCaches(): void {
-  hashed = undefined;
 }
 
 export interface LoggedIn {
@@ -64,16 +61,16 @@ export interface LoggedIn {
   publicId: string;
 }
 
-export async function logIn(user: { id: number }, options: { userAgent?: string } = {}): Promise<LoggedIn> {
-  const sid = await createSession(user.id, { ip: '127.0.0.1', userAgent: options.userAgent ?? 'test-agent' });
-  const signed = 's:' + signature.sign(sid, activeConfig().sessionSecret);
+export async function logIn(ctx: AppContext, user: { id: number }, options: { userAgent?: string } = {}): Promise<LoggedIn> {
+  const sid = await createSession(ctx, user.id, { ip: '127.0.0.1', userAgent: options.userAgent ?? 'test-agent' });
+  const signed = 's:' + signature.sign(sid, ctx.config.sessionSecret);
   return { sid, cookie: `${SESSION_COOKIE}=${encodeURIComponent(signed)}`, publicId: publicSessionId(sid) };
 }
 
 /** A user with these permissions, logged in. */
-export async function caller(options: MakeUserOptions = {}): Promise<User & LoggedIn> {
-  const user = await makeUser(options);
-  return { ...user, ...(await logIn(user)) };
+export async function caller(ctx: AppContext, options: MakeUserOptions = {}): Promise<User & LoggedIn> {
+  const user = await makeUser(ctx, options);
+  return { ...user, ...(await logIn(ctx, user)) };
 }
 
 // Smallest valid images of each accepted type (magic bytes are what the server checks).

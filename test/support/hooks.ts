@@ -1,22 +1,20 @@
-// Mocha root hooks: one fresh database for the whole run, the app's pool and hashing
-// threads closed at the end.
+// Mocha root hooks: one fresh database for the whole run; each test app's clock put
+// back after every test; every app closed at the end.
 import { closeApp } from '../../app.js';
-import { setClock } from '../../lib/clock.js';
-import { setLogLevel } from '../../lib/logger.js';
 import { startTestDatabase, stopTestDatabase } from './database.js';
+import { testApps } from './app.js';
 
 export async function mochaGlobalSetup(): Promise<void> {
-  setLogLevel(process.env.TEST_LOG_LEVEL ?? 'warn');
   await startTestDatabase();
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
-  await closeApp();
+  for (const app of testApps()) await closeApp(app);
   await stopTestDatabase();
 }
 
 export const mochaHooks = {
   afterEach(): void {
-    setClock();
+    for (const app of testApps()) app.locals.ctx.clock.set();
   },
 };

@@ -1,0 +1,133 @@
+// One way to declare a route, for every area: a row states the method, the path, who
+// may call it, the joi schemas of its params, query and body, and the handler; for an
+// HTML form also the page that re-renders on a refusal. mountRoutes() derives the rest
+// the same way everywhere: session lookup (unless the row is public), guard, the
+// surface's own steps (CSRF, rate limit, body parsing), typed validation, the handler,
+// and the form-failure handler.
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import Joi from 'joi';
+import type { AppContext } from '../lib/context.js';
+import type { RateLimitedOperation } from '../lib/config.js';
+import { validateValue } from '../middleware/validate.js';
+import { requirePermission, requireUser } from '../middleware/require-auth.js';
+
+export type Access =
+  /** No session lookup at all: public reads, the site, assets. */
+  | 'public'
+  /** The session is read when there is one; no guard (forms of /auth, links from emails). */
+  | 'anyone'
+  /** A logged-in user. */
+  | 'user'
+  /** Auth level 'admin': admin.access AND this permission. */
+  | { permission: string };
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a handler receives: validated (and converted) input, the request and the context. */
+export interface Call<P = Record<string, never>, Q = Record<string, never>, B = Record<string, never>> {
+  ctx: AppContext;
+  req: Request;
+  res: Response;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface FormLocals {
+  /** Which form of the page failed (several forms share a page). */
+  form?: string;
+  values?: Record<string, unknown>;
+  error?: string;
+  errorCode?: string;
+  fieldErrors?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCall = Call<any, any, any>;
+
+export interface FormSpec {
+  /** Which form of the page failed, or how to read it from the call (a block's index). */
+  name?: string | ((call: AnyCall) => string);
+  /** Shows the page again with the messages next to their fields and the input kept. */
+  rerender(call: AnyCall, locals: FormLocals, status: number): Promise<void>;
+}
+
+export interface Route<P = Record<string, never>, Q = Record<string, never>, B = Record<string, never>> {
+  method: Method;
+  path: string | string[];
+  access: Access;
+  params?: Joi.ObjectSchema<P>;
+  query?: Joi.ObjectSchema<Q>;
+  body?: Joi.ObjectSchema<B>;
+  /** multipart/form-data with one image in this field (parsed before the body is validated). */
+  upload?: { field: string };
+  /** The per-address budget this route spends (forms: every POST counts). */
+  limit?: RateLimitedOperation;
+  /** HTML forms: the page shown again when the rules refuse the submission. */
+  form?: FormSpec;
+  handler(call: Call<P, Q, B>): Promise<void> | void;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = Route<any, any, any>;
+
+/** Declares a row with its types inferred from the schemas. */
+export function route<P = Record<string, never>, Q = Record<string, never>, B = Record<string, never>>(row: Route<P, Q, B>): AnyRoute {
+  return row as AnyRoute;
+}
+
+/** How one area (/app/api, /auth, /admin, /account, the site) treats its rows. */
+export interface Surface {
+  /** JSON surfaces refuse unknown query parameters and body fields; HTML forms ignore them. */
+  strict: boolean;
+  /** Reads the session (express-session and the user loader); skipped for public rows. */
+  session: RequestHandler[];
+  /** The area's steps between the guard and validation, for this row. */
+  prepare(row: AnyRoute): RequestHandler[];
+  /** The area's error handlers after the handler, for this row (form re-render). */
+  failure(row: AnyRoute): ErrorRequestHandler[];
+}
+
+function guardFor(access: Access): RequestHandler[] {
+  if (access === 'public' || access === 'anyone') return [];
+  if (access === 'user') return [requireUser];
+  return [requirePermission(access.permission)];
+}
+
+// A strict surface refuses any query parameter or body field a row does not declare.
+const NOTHING = Joi.object({});
+
+function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler {
+  const lenient = { allowUnknown: !strict };
+  return async function runRoute(req: Request, res: Response): Promise<void> {
+    const params = row.params ? validateValue(row.params, req.params) : {};
+    const query = validateValue(row.query ?? (strict ? NOTHING : Joi.object({})), req.query, lenient);
+    const body = validateValue(row.body ?? (strict ? NOTHING : Joi.object({})), req.body ?? {}, lenient);
+    await row.handler({ ctx, req, res, params, query, body });
+  };
+}
+
+/** Mounts every row on the router with the surface's steps around it. */
+export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, rows: AnyRoute[]): void {
+  for (const row of rows) {
+    const paths = Array.isArray(row.path) ? row.path : [row.path];
+    if (paths.some((path) => path.includes(':')) && !row.params) {
+      throw new Error(`route ${row.method.toUpperCase()} ${paths.join(', ')} has path parameters but no params schema`);
+    }
+    const session = row.access === 'public' ? [] : surface.session;
+    const chain: Array<RequestHandler | ErrorRequestHandler> = [
+      ...session,
+      ...guardFor(row.access),
+      ...surface.prepare(row),
+      runner(ctx, row, surface.strict),
+      ...surface.failure(row),
+    ];
+    router[row.method](paths, ...(chain as RequestHandler[]));
+  }
+}
+
+/** Passes to the next middleware: a placeholder step for surfaces that add none. */
+export function noStep(_req: Request, _res: Response, next: NextFunction): void {
+  next();
+}

@@ -1,0 +1,63 @@
+// The one form-failure handler of every HTML area (/auth, /admin, /account). A refusal
+// by the rules (validation, anti-bot, rate limit, conflict, a model's 403) re-renders
+// the same page with the messages next to their fields and the input kept, by one
+// rule: strings only, never a password, a token or a form-control field. Errors that
+// happen before the form was reached (the guard, and in /admin the CSRF check) and
+// internal errors go on to the site's error handler. JSON clients of a form get
+// `{success:false, error, code?, details?}`.
+import type { NextFunction, Request, Response } from 'express';
+import type { AppContext } from '../lib/context.js';
+import { RateLimitedError } from '../lib/errors.js';
+import { toAppError, wantsJson } from '../middleware/error-handler.js';
+import type { AnyRoute, FormLocals, FormSpec } from './define.js';
+
+const MAX_ECHOED_LENGTH = 5000;
+
+/** The submitted values to show again: strings (and lists of strings), never a secret. */
+export function echoedValues(body: unknown): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (!body || typeof body !== 'object') return values;
+  for (const [key, value] of Object.entries(body)) {
+    if (/password|token/i.test(key) || key.startsWith('_')) continue;
+    if (typeof value === 'string') values[key] = value.slice(0, MAX_ECHOED_LENGTH);
+    else if (Array.isArray(value)) values[key] = value.filter((item) => typeof item === 'string').slice(0, 500);
+  }
+  return values;
+}
+
+/** Marks that the guards passed: errors after this point belong to the form. */
+export function formReached(_req: Request, res: Response, next: NextFunction): void {
+  res.locals.formReached = true;
+  next();
+}
+
+export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
+  return async function formFailureHandler(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (res.headersSent || !res.locals.formReached) return next(error);
+    const appError = toAppError(error);
+    if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+    if (wantsJson(req)) {
+      if (appError.status >= 500) ctx.logger.error({ requestId: req.id, err: error, path: req.path }, appError.message);
+      res.status(appError.status).json({
+        success: false,
+        error: appError.message,
+        code: appError.code,
+        ...(appError.details ? { details: appError.details } : {}),
+      });
+      return;
+    }
+    if (appError.status >= 500 || appError.status === 401) return next(error);
+    const fieldErrors: Record<string, string> = {};
+    for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
+    const call = { ctx, req, res, params: req.params, query: req.query, body: req.body ?? {} };
+    const form = typeof spec.name === 'function' ? spec.name(call) : spec.name;
+    ctx.logger.debug({ requestId: req.id, code: appError.code, form, path: req.path }, 'form refused');
+    const locals: FormLocals = { form, values: echoedValues(req.body), error: appError.message, errorCode: appError.code, fieldErrors };
+    await spec.rerender(call, locals, appError.status);
+  };
+}
+
+/** The failure handlers of a row: its form's re-render, when it has a form. */
+export function formFailures(ctx: AppContext) {
+  return (row: AnyRoute) => (row.form ? [formFailure(ctx, row, row.form)] : []);
+}
