@@ -151,6 +151,8 @@ async function main(): Promise<void> {
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl }, 'server listening');
+  const outbox = running.app.locals.ctx.mailer.outboxDirectory();
+  if (outbox) logger.warn({ outbox }, 'SMTP_URL is not set: emails are written to the outbox folder, not sent');
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {

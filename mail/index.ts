@@ -58,11 +58,13 @@ export class Mailer {
     }
     const info = await this.outbox.sendMail(message);
     const outbox = path.join(config.dataDir, 'outbox');
-    await mkdir(outbox, { recursive: true });
+    await mkdir(outbox, { recursive: true, mode: 0o700 });
     const file = path.join(outbox, `${this.clock.nowMs()}-${template}-${randomBytes(4).toString('hex')}.eml`);
     await writeFile(file, info.message as Buffer, { mode: 0o600 });
-    // Without a mail server the operator needs the links to act on them (development).
-    this.logger.info({ template, to, file, link: data.link }, 'SMTP_URL is not set: email written to the outbox');
+    // Without a mail server a developer needs the links to act on them; in production a
+    // link is a credential and never reaches the log (the file is readable by its owner only).
+    const link = config.isProduction ? undefined : data.link;
+    this.logger.info({ template, to, file, link }, 'SMTP_URL is not set: email written to the outbox');
   }
 
   // A5: a failed send is logged, then raised; the caller decides what to do with it.
@@ -107,6 +109,11 @@ export class Mailer {
   /** EmailChangeNotifyEmail: to the old address, so an unwanted change is noticed. */
   emailChangeNotify(oldEmail: string, newEmail: string): Promise<void> {
     return this.sendLogged('email-change-notify', oldEmail, { email: oldEmail, oldEmail, newEmail, link: this.link('auth/forgot', { email: oldEmail }) });
+  }
+
+  /** Where messages go when SMTP_URL is unset. */
+  outboxDirectory(): string | undefined {
+    return this.config.smtpUrl ? undefined : path.join(this.config.dataDir, 'outbox');
   }
 
   /** Closes the SMTP connection (shutdown, tests). */

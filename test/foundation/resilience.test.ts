@@ -94,6 +94,21 @@ function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { DATABASE_URL: testDatabase().url, DATA_DIR: testDatabase().scratchDir, SESSION_SECRET: 'y'.repeat(40), PASSWORD_HASH_COST: '4', ...extra };
 }
 
+describe('start-up messages', () => {
+  it('warns once at start that emails go to the outbox folder when SMTP_URL is unset', async function () {
+    this.timeout(30_000);
+    const server = await spawnServer(serverEnv());
+    try {
+      await waitForListening(server);
+      const warnings = server.output().split('\n').filter((line) => line.includes('emails are written to the outbox folder'));
+      expect(warnings).to.have.length(1);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+});
+
 describe('start-up refusals', () => {
   it('exits 1 naming the port and PORT when the port is taken', async function () {
     this.timeout(30_000);
