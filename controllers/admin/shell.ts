@@ -97,8 +97,14 @@ export async function renderAdmin(call: ScreenCall, view: string, locals: Record
   });
 }
 
-/** A form success: a flash message, then 303 to the page that shows it. */
+/**
+ * A form success: a flash message, then 303 to the page that shows it. The session is
+ * stored before the redirect is sent: express-session would otherwise send the headers
+ * while still writing it, and a browser that follows the Location at once could read
+ * the session without its message.
+ */
 export function redirectWithFlash(req: Request, res: Response, location: string, message: string, type: FlashType = 'success'): void {
   flash(req, message, type);
-  res.redirect(303, location);
+  if (!req.session) return res.redirect(303, location);
+  req.session.save((error?: unknown) => (error ? req.next?.(error) : res.redirect(303, location)));
 }

@@ -10,10 +10,9 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { expect } from 'chai';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { db } from '../../lib/db.js';
+import type { AppContext } from '../../lib/context.js';
 import { projectRoot } from '../../lib/paths.js';
-import { closeMailTransports } from '../../mail/index.js';
-import { createTestApp, resetData } from '../support/app.js';
+import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { makeRole, makeUser } from '../support/fixtures.js';
@@ -63,13 +62,16 @@ describe('administration in a browser', function () {
   let server: Server;
   let smtp: TestSmtpServer;
   let baseUrl: string;
+  let app: App | undefined;
+  let ctx: AppContext;
   const cspViolations: string[] = [];
 
   before(async function () {
     if (!chromiumAvailable()) this.skip();
     mkdirSync(ARTIFACTS, { recursive: true });
     smtp = await startSmtpServer();
-    const app = createTestApp({ APP_NAME, SMTP_URL: smtp.url });
+    app = createTestApp({ APP_NAME, SMTP_URL: smtp.url });
+    ctx = contextOf(app);
     ({ server, baseUrl } = await listenOnFreePort(app));
     browser = await launchChromium();
   });
@@ -77,12 +79,13 @@ describe('administration in a browser', function () {
   after(async () => {
     await browser?.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    closeMailTransports();
+    // The app's mail connection closes before the SMTP server it talks to.
+    if (app) await closeTestApp(app);
     await smtp?.close();
   });
 
   beforeEach(async () => {
-    await resetData();
+    await resetData(ctx);
     smtp?.clear();
   });
 
@@ -127,7 +130,7 @@ describe('administration in a browser', function () {
 
     describe(`with JavaScript ${javaScriptEnabled ? 'enabled' : 'disabled'}`, () => {
       it('lets an administrator invite a user, who sets a password from the email link and logs in', async () => {
-        await makeUser({ role: 'admin', email: 'ada@example.com', name: 'Ada Lovelace', password: PASSWORD });
+        await makeUser(ctx, { role: 'admin', email: 'ada@example.com', name: 'Ada Lovelace', password: PASSWORD });
         const { context, page } = await openContext(javaScriptEnabled);
         await logInThroughForm(page, 'ada@example.com', PASSWORD);
         expect(page.url()).to.equal(`${baseUrl}/admin`);
@@ -171,15 +174,15 @@ describe('administration in a browser', function () {
         expect(await page.title()).to.equal(`Mon profil — ${APP_NAME}`);
         expect(await page.locator('.admin-user-name').textContent()).to.equal('Grace Hopper');
         expect(await page.getByRole('link', { name: 'Utilisateurs' }).count()).to.equal(0);
-        expect(await db()('app_auth_users').where({ email: 'grace@example.com' }).first()).to.include({ email_verified: true });
+        expect(await ctx.db('app_auth_users').where({ email: 'grace@example.com' }).first()).to.include({ email_verified: true });
         await shot(page, `${mode}-profile-invited-user`);
         await context.close();
       });
 
       it('lets an editor build a three-level page tree with an image block, seen on the public site, without the users section', async () => {
-        const roleId = await makeRole(['admin.access', 'pages.view', 'pages.manage'], 'editor');
-        const editor = await makeUser({ email: 'ed@example.com', name: 'Ed Itor', password: PASSWORD });
-        await db()('app_auth_users').where({ id: editor.id }).update({ role_id: roleId });
+        const roleId = await makeRole(ctx, ['admin.access', 'pages.view', 'pages.manage'], 'editor');
+        const editor = await makeUser(ctx, { email: 'ed@example.com', name: 'Ed Itor', password: PASSWORD });
+        await ctx.db('app_auth_users').where({ id: editor.id }).update({ role_id: roleId });
         const { context, page } = await openContext(javaScriptEnabled);
         await logInThroughForm(page, 'ed@example.com', PASSWORD);
         expect(page.url()).to.equal(`${baseUrl}/admin`);
@@ -246,10 +249,10 @@ describe('administration in a browser', function () {
   }
 
   it('shows every admin screen readably at desktop width and at 320 px (screenshots for a person to check)', async () => {
-    await makeUser({ role: 'admin', email: 'ada@example.com', name: 'Ada Lovelace', password: PASSWORD });
-    const other = await makeUser({ email: 'bob@example.com', name: 'Bob Martin', verified: false });
-    const roleId = await makeRole(['pages.view', 'pages.manage'], 'editor');
-    await db()('app_auth_user_roles').insert({ user_id: other.id, role_id: roleId });
+    await makeUser(ctx, { role: 'admin', email: 'ada@example.com', name: 'Ada Lovelace', password: PASSWORD });
+    const other = await makeUser(ctx, { email: 'bob@example.com', name: 'Bob Martin', verified: false });
+    const roleId = await makeRole(ctx, ['pages.view', 'pages.manage'], 'editor');
+    await ctx.db('app_auth_user_roles').insert({ user_id: other.id, role_id: roleId });
     const { context, page } = await openContext(true);
     await logInThroughForm(page, 'ada@example.com', PASSWORD);
     await page.goto(`${baseUrl}/admin/media`);

@@ -45,7 +45,7 @@ describe('/account profile page', () => {
     const ok = await client.post('/account/name', { name: 'After' });
     expect(ok.status).to.equal(303);
     expect(ok.headers.location).to.equal('/account');
-    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).name).to.equal('After');
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.name).to.equal('After');
     expect(textOf((await client.follow(ok)).text)).to.include('Le nom est enregistré.');
   });
 
@@ -71,7 +71,7 @@ describe('/account profile page', () => {
     const followed = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
     expect(followed.status).to.equal(303);
     expect(followed.headers.location).to.equal('/account?email_change=confirmed');
-    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).email).to.equal('new@example.com');
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.email).to.equal('new@example.com');
     expect(textOf((await client.get(followed.headers.location)).text)).to.include('Le nouveau courriel est confirmé.');
   });
 
@@ -81,7 +81,7 @@ describe('/account profile page', () => {
     const response = await client.post('/account/email', { email: 'new@example.com', current_password: PASSWORD });
     expect(response.status).to.equal(503);
     expect(textOf(response.text)).to.include('Le courriel n’a pas pu être envoyé.');
-    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).email).to.equal('old@example.com');
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.email).to.equal('old@example.com');
   });
 
   it('changes the password: mismatch and wrong current password refused, then other sessions closed', async () => {
@@ -115,12 +115,12 @@ describe('/account profile page', () => {
     expect(noToken.status).to.equal(403);
     const ok = await request(app).post('/account/picture').set('Cookie', client.cookies()).field('_csrf', token).attach('picture', PNG_1X1, 'a.png');
     expect(ok.status).to.equal(303);
-    const image = (await ctx.db('app_auth_users').where({ id: client.user.id }).first()).image;
+    const image = (await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.image!;
     expect(image).to.match(/^\/uploads\/avatars\/[a-f0-9]{32}\.png$/);
     expect(existsSync(resolveStoredFile(ctx, image)!)).to.equal(true);
     const removed = await client.post('/account/picture/delete');
     expect(removed.status).to.equal(303);
-    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first()).image).to.equal(null);
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.image).to.equal(null);
     expect(existsSync(resolveStoredFile(ctx, image)!)).to.equal(false);
     expect(ctx.config.uploadDir).to.be.a('string');
   });

@@ -1,29 +1,32 @@
 // The pages module's admin screens: tree, page form, block editor without JavaScript,
 // duplicate, delete with the children rule, media library.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { db } from '../../../lib/db.js';
+import type { AppContext } from '../../../lib/context.js';
 import { createPage, getPage } from '../../../models/pages/pages.js';
 import { insertMedia } from '../../../models/pages/media.js';
-import { createTestApp, resetData } from '../../support/app.js';
+import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PNG_1X1 } from '../../support/fixtures.js';
 import { AdminClient, textOf } from './helpers.js';
 
 describe('/admin pages screens', () => {
-  let app: Express;
-  before(() => (app = createTestApp()));
-  beforeEach(resetData);
+  let app: App;
+  let ctx: AppContext;
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
 
   const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
   const reader = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view'] });
-  const version = async (id: number) => new Date((await getPage(id)).updated_at).toISOString();
+  const version = async (id: number) => new Date((await getPage(ctx, id)).updated_at).toISOString();
 
   describe('tree', () => {
     it('shows the tree indented in <details>, with a visibility filter; refused without pages.view', async () => {
-      const root = await createPage({ title: 'Racine' });
-      const child = await createPage({ title: 'Enfant', parent_id: root.id, visibility: 'private' });
-      await createPage({ title: 'Petit-enfant', parent_id: child.id });
+      const root = await createPage(ctx, { title: 'Racine' });
+      const child = await createPage(ctx, { title: 'Enfant', parent_id: root.id, visibility: 'private' });
+      await createPage(ctx, { title: 'Petit-enfant', parent_id: child.id });
       const client = await reader();
       const page = await client.get('/admin/pages');
       expect(page.status).to.equal(200);
@@ -50,7 +53,7 @@ describe('/admin pages screens', () => {
       expect(reserved.text).to.include('id="page-slug-error"');
       const ok = await client.post('/admin/pages', { title: 'Été à Paris', slug: '', parent_id: '', template: 'default', visibility: 'private', seo_title: 'SEO' }, '/admin/pages/new');
       expect(ok.status).to.equal(303);
-      const row = await db()('app_pages').where({ title: 'Été à Paris' }).first();
+      const row = (await ctx.db('app_pages').where({ title: 'Été à Paris' }).first())!;
       expect(row).to.include({ slug: 'ete-a-paris', visibility: 'private', parent_id: null });
       expect(row.seo.title).to.equal('SEO');
       expect(ok.headers.location).to.equal(`/admin/pages/${row.id}`);
@@ -58,8 +61,8 @@ describe('/admin pages screens', () => {
     });
 
     it('edits title, slug, parent, visibility and created_at; refuses a cycle and a future date', async () => {
-      const parent = await createPage({ title: 'Parent' });
-      const page = await createPage({ title: 'Page', parent_id: parent.id });
+      const parent = await createPage(ctx, { title: 'Parent' });
+      const page = await createPage(ctx, { title: 'Page', parent_id: parent.id });
       const client = await editor();
       const fields = { title: 'Page', slug: 'page', parent_id: String(parent.id), template: 'default', visibility: 'public' };
       expect((await (await reader()).post(`/admin/pages/${page.id}`, fields, '/admin/pages')).status).to.equal(403);
@@ -75,28 +78,28 @@ describe('/admin pages screens', () => {
         `/admin/pages/${page.id}`,
       );
       expect(ok.status).to.equal(303);
-      const row = await getPage(page.id);
+      const row = await getPage(ctx, page.id);
       expect(row).to.include({ title: 'Renamed', slug: 'renamed', parent_id: null, visibility: 'private' });
       expect(new Date(row.created_at).toISOString()).to.equal('2020-05-01T08:30:00.000Z');
     });
 
     it('links to the public URL and duplicates a page', async () => {
-      const parent = await createPage({ title: 'Parent' });
-      const page = await createPage({ title: 'Fiche', parent_id: parent.id, blocks: [{ type: 'paragraph', text: 'Bonjour' }] });
+      const parent = await createPage(ctx, { title: 'Parent' });
+      const page = await createPage(ctx, { title: 'Fiche', parent_id: parent.id, blocks: [{ type: 'paragraph', text: 'Bonjour' }] });
       const client = await editor();
       const edit = await client.get(`/admin/pages/${page.id}`);
       expect(edit.text).to.include('href="/parent/fiche"');
       expect((await (await reader()).post(`/admin/pages/${page.id}/duplicate`, {}, '/admin/pages')).status).to.equal(403);
       const copy = await client.post(`/admin/pages/${page.id}/duplicate`, {}, `/admin/pages/${page.id}`);
       expect(copy.status).to.equal(303);
-      const row = await db()('app_pages').where({ title: 'Fiche (copie)' }).first();
+      const row = (await ctx.db('app_pages').where({ title: 'Fiche (copie)' }).first())!;
       expect(row).to.include({ parent_id: parent.id, slug: 'fiche-2' });
       expect(row.blocks).to.deep.equal([{ type: 'paragraph', text: 'Bonjour' }]);
     });
 
     it('deletes after confirmation; with children only when the cascade box is checked', async () => {
-      const parent = await createPage({ title: 'Parent' });
-      await createPage({ title: 'Child', parent_id: parent.id });
+      const parent = await createPage(ctx, { title: 'Parent' });
+      await createPage(ctx, { title: 'Child', parent_id: parent.id });
       const client = await editor();
       expect((await (await reader()).post(`/admin/pages/${parent.id}/delete`, {}, '/admin/pages')).status).to.equal(403);
       const confirm = await client.get(`/admin/pages/${parent.id}/delete`);
@@ -104,17 +107,17 @@ describe('/admin pages screens', () => {
       const refused = await client.post(`/admin/pages/${parent.id}/delete`, {}, `/admin/pages/${parent.id}/delete`);
       expect(refused.status).to.equal(409);
       expect(textOf(refused.text)).to.include('cochez « Supprimer aussi les sous-pages »');
-      expect(await db()('app_pages')).to.have.length(2);
+      expect(await ctx.db('app_pages')).to.have.length(2);
       const ok = await client.post(`/admin/pages/${parent.id}/delete`, { cascade: 'on' }, `/admin/pages/${parent.id}/delete`);
       expect(ok.status).to.equal(303);
-      expect(await db()('app_pages')).to.have.length(0);
+      expect(await ctx.db('app_pages')).to.have.length(0);
       expect(textOf((await client.follow(ok)).text)).to.include('La page et ses 1 sous-page sont supprimées.');
     });
   });
 
   describe('block editor (no JavaScript)', () => {
     it('adds, edits, reorders and removes blocks of each type, refused without pages.manage', async () => {
-      const page = await createPage({ title: 'Blocs' });
+      const page = await createPage(ctx, { title: 'Blocs' });
       const client = await editor();
       const from = `/admin/pages/${page.id}`;
       expect((await (await reader()).post(`/admin/pages/${page.id}/blocks`, { type: 'paragraph', version: await version(page.id) }, '/admin/pages')).status).to.equal(403);
@@ -137,7 +140,7 @@ describe('/admin pages screens', () => {
       const badLevel = await save(0, { text: 'Titre', level: '9' });
       expect(badLevel.status).to.equal(400);
       expect(badLevel.text).to.include('id="block-0-level-error"');
-      let blocks = (await getPage(page.id)).blocks;
+      let blocks = (await getPage(ctx, page.id)).blocks;
       expect(blocks.slice(0, 5)).to.deep.equal([
         { type: 'heading', text: 'Titre', level: 3 },
         { type: 'paragraph', text: 'Un paragraphe' },
@@ -147,28 +150,28 @@ describe('/admin pages screens', () => {
       ]);
       const moved = await client.post(`/admin/pages/${page.id}/blocks/1/move`, { direction: 'up', version: await version(page.id) }, from);
       expect(moved.status).to.equal(303);
-      blocks = (await getPage(page.id)).blocks;
+      blocks = (await getPage(ctx, page.id)).blocks;
       expect(blocks.map((block) => block.type).slice(0, 2)).to.deep.equal(['paragraph', 'heading']);
       const removed = await client.post(`/admin/pages/${page.id}/blocks/5/delete`, { version: await version(page.id) }, from);
       expect(removed.status).to.equal(303);
-      expect((await getPage(page.id)).blocks).to.have.length(5);
+      expect((await getPage(ctx, page.id)).blocks).to.have.length(5);
       expect((await client.post(`/admin/pages/${page.id}/blocks/9/delete`, { version: await version(page.id) }, from)).status).to.equal(404);
     });
 
     it('refuses an action rendered from an older version of the page and shows the current blocks', async () => {
-      const page = await createPage({ title: 'Concurrence', blocks: [{ type: 'paragraph', text: 'A' }, { type: 'paragraph', text: 'B' }] });
+      const page = await createPage(ctx, { title: 'Concurrence', blocks: [{ type: 'paragraph', text: 'A' }, { type: 'paragraph', text: 'B' }] });
       const client = await editor();
       const stale = await version(page.id);
       await client.post(`/admin/pages/${page.id}/blocks/0/delete`, { version: stale }, `/admin/pages/${page.id}`);
       const again = await client.post(`/admin/pages/${page.id}/blocks/0/delete`, { version: stale }, `/admin/pages/${page.id}`);
       expect(again.status).to.equal(409);
       expect(textOf(again.text)).to.include('La page a changé depuis l’ouverture de ce formulaire');
-      expect((await getPage(page.id)).blocks).to.deep.equal([{ type: 'paragraph', text: 'B' }]);
+      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([{ type: 'paragraph', text: 'B' }]);
     });
 
     it('picks the image of an image block from the media library and shows it on the public site', async () => {
-      const media = await insertMedia({ filename: 'media/' + 'a'.repeat(32) + '.png', original_name: 'photo.png', mime_type: 'image/png', size: 10, alt: 'Une photo' }, null);
-      const page = await createPage({ title: 'Galerie' });
+      const media = await insertMedia(ctx, { filename: 'media/' + 'a'.repeat(32) + '.png', original_name: 'photo.png', mime_type: 'image/png', size: 10, alt: 'Une photo' }, null);
+      const page = await createPage(ctx, { title: 'Galerie' });
       const client = await editor();
       const from = `/admin/pages/${page.id}`;
       await client.post(`/admin/pages/${page.id}/blocks`, { type: 'image', version: await version(page.id) }, from);
@@ -181,7 +184,7 @@ describe('/admin pages screens', () => {
       expect(unknown.text).to.include('id="block-0-media_id-error"');
       const ok = await client.post(`/admin/pages/${page.id}/blocks/0`, { media_id: String(media.id), version: await version(page.id) }, from);
       expect(ok.status).to.equal(303);
-      expect((await getPage(page.id)).blocks).to.deep.equal([{ type: 'image', media_id: media.id }]);
+      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([{ type: 'image', media_id: media.id }]);
       const site = await request(app).get('/galerie');
       expect(site.text).to.include(`src="${media.url}"`).and.include('alt="Une photo"');
     });
@@ -199,14 +202,14 @@ describe('/admin pages screens', () => {
       expect(notImage.text).to.include('value="Kept alt"');
       const ok = await request(app).post('/admin/media').set('Cookie', client.cookies()).field('_csrf', token).field('alt', 'Un logo').field('caption', 'Légende').attach('file', PNG_1X1, 'logo.png');
       expect(ok.status).to.equal(303);
-      const row = await db()('app_pages_media').first();
+      const row = (await ctx.db('app_pages_media').first())!;
       expect(row).to.include({ alt: 'Un logo', caption: 'Légende', original_name: 'logo.png' });
       const list = await client.get('/admin/media');
       expect(list.text).to.include(`src="/uploads/${row.filename}"`);
     });
 
     it('edits alt text and caption (too long refused with the input kept) and deletes after confirmation unless a page uses it', async () => {
-      const media = await insertMedia({ filename: 'media/' + 'b'.repeat(32) + '.png', original_name: 'b.png', mime_type: 'image/png', size: 10 }, null);
+      const media = await insertMedia(ctx, { filename: 'media/' + 'b'.repeat(32) + '.png', original_name: 'b.png', mime_type: 'image/png', size: 10 }, null);
       const client = await editor();
       expect((await (await reader()).post(`/admin/media/${media.id}`, { alt: 'x' }, '/admin/pages')).status).to.equal(403);
       const long = await client.post(`/admin/media/${media.id}`, { alt: 'a'.repeat(501), caption: 'Kept caption' }, `/admin/media/${media.id}`);
@@ -214,15 +217,15 @@ describe('/admin pages screens', () => {
       expect(long.text).to.include('id="media-alt-error"').and.include('Kept caption');
       const ok = await client.post(`/admin/media/${media.id}`, { alt: 'Texte', caption: 'Légende' }, `/admin/media/${media.id}`);
       expect(ok.status).to.equal(303);
-      expect(await db()('app_pages_media').where({ id: media.id }).first()).to.include({ alt: 'Texte', caption: 'Légende' });
-      await createPage({ title: 'Utilise', blocks: [{ type: 'image', media_id: media.id }] });
+      expect(await ctx.db('app_pages_media').where({ id: media.id }).first())!.to.include({ alt: 'Texte', caption: 'Légende' });
+      await createPage(ctx, { title: 'Utilise', blocks: [{ type: 'image', media_id: media.id }] });
       const inUse = await client.post(`/admin/media/${media.id}/delete`, {}, `/admin/media/${media.id}`);
       expect(inUse.status).to.equal(409);
       expect(textOf(inUse.text)).to.include('Ce média est utilisé par 1 page');
-      await db()('app_pages').delete();
+      await ctx.db('app_pages').delete();
       const deleted = await client.post(`/admin/media/${media.id}/delete`, {}, `/admin/media/${media.id}`);
       expect(deleted.status).to.equal(303);
-      expect(await db()('app_pages_media').where({ id: media.id })).to.have.length(0);
+      expect(await ctx.db('app_pages_media').where({ id: media.id })).to.have.length(0);
     });
   });
 });

@@ -38,7 +38,7 @@ describe('/admin/roles screens', () => {
     const legends = [...form.text.matchAll(/<legend>([^<]+)<\/legend>/g)].map((match) => match[1]);
     expect(legends).to.deep.equal(['Administration', 'Utilisateurs', 'Rôles', 'Pages']);
     expect(form.text).to.include('name="permissions" value="users.manage"');
-    const adminRole = await roleNamed('admin');
+    const adminRole = (await roleNamed('admin'))!;
     const adminPage = await client.get(`/admin/roles/${adminRole.id}`);
     expect(adminPage.text).to.include('disabled').and.not.include('Enregistrer</button>');
   });
@@ -52,7 +52,7 @@ describe('/admin/roles screens', () => {
     expect(bad.text).to.include('value="pages.manage" checked');
     const ok = await client.post('/admin/roles', { name: 'editor', description: 'Rédaction', permissions: ['pages.view', 'pages.manage', 'admin.access'] }, '/admin/roles/new');
     expect(ok.status).to.equal(303);
-    const role = await roleNamed('editor');
+    const role = (await roleNamed('editor'))!;
     expect(ok.headers.location).to.equal(`/admin/roles/${role.id}`);
     expect(await permissionsOf(role.id)).to.deep.equal(['admin.access', 'pages.manage', 'pages.view']);
     expect(textOf((await client.follow(ok)).text)).to.include('Le rôle est créé.');
@@ -80,16 +80,16 @@ describe('/admin/roles screens', () => {
     expect(bad.text).to.include('value="bad/name"').and.include('value="users.view" checked');
     const ok = await client.post(`/admin/roles/${id}`, { name: 'writer', description: '' }, `/admin/roles/${id}`);
     expect(ok.status).to.equal(303);
-    expect((await ctx.db('app_auth_roles').where({ id }).first()).name).to.equal('writer');
+    expect((await ctx.db('app_auth_roles').where({ id }).first())!.name).to.equal('writer');
     expect(await permissionsOf(id)).to.deep.equal([]);
   });
 
   it('keeps the name of the system role user while its permissions change', async () => {
     const client = await admin();
-    const user = await roleNamed('user');
+    const user = (await roleNamed('user'))!;
     const ok = await client.post(`/admin/roles/${user.id}`, { name: 'renamed', permissions: ['pages.view'] }, `/admin/roles/${user.id}`);
     expect(ok.status).to.equal(303);
-    expect((await ctx.db('app_auth_roles').where({ id: user.id }).first()).name).to.equal('user');
+    expect((await ctx.db('app_auth_roles').where({ id: user.id }).first())!.name).to.equal('user');
     expect(await permissionsOf(user.id)).to.deep.equal(['pages.view']);
   });
 
@@ -104,7 +104,7 @@ describe('/admin/roles screens', () => {
     expect(ok.status).to.equal(303);
     expect(await ctx.db('app_auth_roles').where({ id })).to.have.length(0);
     expect(textOf((await client.follow(ok)).text)).to.include('Le rôle est supprimé.');
-    const admin_ = await roleNamed('admin');
+    const admin_ = (await roleNamed('admin'))!;
     expect((await client.get(`/admin/roles/${admin_.id}/delete`)).status).to.equal(409);
     const refused = await client.post(`/admin/roles/${admin_.id}/delete`, {}, '/admin/roles');
     expect(refused.status).to.equal(409);

@@ -98,7 +98,7 @@ describe('/admin/users screens', () => {
       const client = await admin();
       const response = await client.post('/admin/users', { name: 'Carol', email: 'Carol@Example.com', role: 'user', password: '' }, '/admin/users/new');
       expect(response.status).to.equal(303);
-      const created = await ctx.db('app_auth_users').where({ email: 'carol@example.com' }).first();
+      const created = (await ctx.db('app_auth_users').where({ email: 'carol@example.com' }).first())!;
       expect(created).to.include({ name: 'Carol', email_verified: false });
       expect(response.headers.location).to.equal(`/admin/users/${created.id}`);
       expect(await ctx.db('app_auth_verifications').where({ user_id: created.id, kind: 'account_setup' })).to.have.length(1);
@@ -114,7 +114,7 @@ describe('/admin/users screens', () => {
       const client = await admin();
       const response = await client.post('/admin/users', { name: 'Dan', email: 'dan@example.com', role: 'admin', password: PASSWORD }, '/admin/users/new');
       expect(response.status).to.equal(303);
-      const created = await ctx.db('app_auth_users').where({ email: 'dan@example.com' }).first();
+      const created = (await ctx.db('app_auth_users').where({ email: 'dan@example.com' }).first())!;
       expect(created.email_verified).to.equal(true);
       expect(await ctx.db('app_auth_accounts').where({ user_id: created.id })).to.have.length(1);
       expect(smtp.messages).to.have.length(0);
@@ -139,7 +139,7 @@ describe('/admin/users screens', () => {
       const client = await admin();
       const response = await client.post(`/admin/users/${target.id}/verify`, {}, `/admin/users/${target.id}`);
       expect(response.status).to.equal(303);
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).email_verified).to.equal(true);
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email_verified).to.equal(true);
       const shown = await client.follow(response);
       expect(textOf(shown.text)).to.include('Le courriel est marqué comme vérifié.');
       expect(shown.text).not.to.include('>Marquer le courriel comme vérifié<');
@@ -158,7 +158,7 @@ describe('/admin/users screens', () => {
       expect(unknown.text).to.include('value="Kept Name"');
       const ok = await client.post(`/admin/users/${target.id}`, { name: 'New Name', role: 'admin' }, `/admin/users/${target.id}`);
       expect(ok.status).to.equal(303);
-      const row = await ctx.db('app_auth_users as u').join('app_auth_roles as r', 'r.id', 'u.role_id').where('u.id', target.id).first('u.name', 'r.name as role');
+      const row = (await ctx.db('app_auth_users as u').join('app_auth_roles as r', 'r.id', 'u.role_id').where('u.id', target.id).first('u.name', 'r.name as role'))!;
       expect(row).to.deep.equal({ name: 'New Name', role: 'admin' });
     });
 
@@ -184,7 +184,7 @@ describe('/admin/users screens', () => {
       const notice = await smtp.waitForMessage('before@example.com');
       expect(notice.subject).to.include('Changement de l’adresse de courriel');
       expect(notice.text).to.include('after@example.com');
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).email).to.equal('before@example.com');
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
       const followed = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
       expect(followed.status).to.equal(303);
@@ -198,7 +198,7 @@ describe('/admin/users screens', () => {
       const response = await client.post(`/admin/users/${target.id}/email`, { email: 'after@example.com' }, `/admin/users/${target.id}`);
       expect(response.status).to.equal(503);
       expect(textOf(response.text)).to.include('Le courriel n’a pas pu être envoyé.');
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).email).to.equal('before@example.com');
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
     });
 
     it('sets a password (sessions closed); refuses a short one without echoing it', async () => {
@@ -239,7 +239,7 @@ describe('/admin/users screens', () => {
     it('resends the invitation of an account without a password («Renvoyer l’invitation»), not of an active one', async () => {
       const client = await admin();
       const invited = await client.post('/admin/users', { name: 'Ivy', email: 'ivy@example.com', role: 'user' }, '/admin/users/new');
-      const created = await ctx.db('app_auth_users').where({ email: 'ivy@example.com' }).first();
+      const created = (await ctx.db('app_auth_users').where({ email: 'ivy@example.com' }).first())!;
       const first = smtp.linkIn(await smtp.waitForMessage('ivy@example.com'), '/auth/setup');
       smtp.clear();
       const detail = await client.follow(invited);
@@ -283,7 +283,7 @@ describe('/admin/users screens', () => {
       const response = await manager.post(`/admin/users/${boss.id}/email`, { email: 'stolen@example.com' }, `/admin/users/${boss.id}`);
       expect(response.status).to.equal(403);
       expect(textOf(response.text)).to.include('ne peut pas être modifié depuis ce compte');
-      expect((await ctx.db('app_auth_users').where({ id: boss.id }).first()).email).not.to.equal('stolen@example.com');
+      expect((await ctx.db('app_auth_users').where({ id: boss.id }).first())!.email).not.to.equal('stolen@example.com');
     });
 
     it('refuses a form without its CSRF token, or from another site', async () => {
@@ -292,7 +292,7 @@ describe('/admin/users screens', () => {
       await client.get('/admin/users');
       const noToken = await client.postRaw(`/admin/users/${target.id}/verify`, {});
       expect(noToken.status).to.equal(403);
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).email_verified).to.equal(false);
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email_verified).to.equal(false);
     });
   });
 });

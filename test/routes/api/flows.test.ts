@@ -27,7 +27,7 @@ describe('/app/api flows with email', () => {
       expect(created.status).to.equal(201);
       expect(created.body).to.include({ email: 'carol@example.com', name: 'Carol', role: 'user', email_verified: false, invitation_sent: true });
       expect(await ctx.db('app_auth_accounts').where({ user_id: created.body.id })).to.have.length(0);
-      const token = await ctx.db('app_auth_verifications').where({ user_id: created.body.id, kind: 'account_setup' }).first();
+      const token = (await ctx.db('app_auth_verifications').where({ user_id: created.body.id, kind: 'account_setup' }).first())!;
       expect(token.expires_at.getTime() - Date.now()).to.be.closeTo(48 * 3_600_000, 60_000);
 
       const email = await smtp.waitForMessage('carol@example.com');
@@ -42,7 +42,7 @@ describe('/app/api flows with email', () => {
       expect(setup.status).to.equal(303);
       const login = await client.submit('/auth/login', { email: 'carol@example.com', password: PASSWORD });
       expect(login.status).to.equal(303);
-      expect(await ctx.db('app_auth_users').where({ id: created.body.id }).first()).to.include({ email_verified: true });
+      expect(await ctx.db('app_auth_users').where({ id: created.body.id }).first())!.to.include({ email_verified: true });
     });
 
     it('creates a verified account that can log in at once when a password is given, and sends no email', async () => {
@@ -74,14 +74,14 @@ describe('/app/api flows with email', () => {
       const confirmation = await smtp.waitForMessage('new@example.com');
       const notice = await smtp.waitForMessage('old@example.com');
       expect(notice.text).to.include('new@example.com');
-      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first())!.to.include({ email: 'old@example.com' });
 
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
       // A browser, not logged in (the link may be opened on another device).
       const followed = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
       expect(followed.status).to.equal(303);
       expect(followed.headers.location).to.equal('/account?email_change=confirmed');
-      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'new@example.com', email_verified: true });
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first())!.to.include({ email: 'new@example.com', email_verified: true });
 
       const reused = await request(app).get(link.pathname + link.search);
       expect(reused.status).to.equal(400);
@@ -99,7 +99,7 @@ describe('/app/api flows with email', () => {
       const response = await request(app).get(link.pathname + link.search);
       expect(response.status).to.equal(400);
       expect(response.body.error).to.equal('Ce lien est invalide ou a expiré. Une nouvelle demande est nécessaire.');
-      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first())!.to.include({ email: 'old@example.com' });
     });
 
     it('refuses a wrong current password, sends nothing and issues no token', async () => {
@@ -180,7 +180,7 @@ describe('/app/api flows with email', () => {
       expect(notice.subject).to.include('Changement de l’adresse de courriel');
       expect(notice.text).to.include('after@example.com');
       expect(smtp.messages).to.have.length(2);
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).email).to.equal('before@example.com');
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
       const confirmed = await request(app).get(link.pathname + link.search);
       expect(confirmed.status).to.equal(200);
@@ -196,7 +196,7 @@ describe('/app/api flows with email', () => {
       expect(response.body.code).to.equal('mail_failed');
       await ctx.background.settle();
       expect(smtp.messages).to.have.length(0);
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).email).to.equal('before@example.com');
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
     });
 
     it('POST /users/:id/send-password-reset answers 503 mail_failed when the link cannot be sent', async () => {

@@ -96,7 +96,7 @@ async function makeCaller(ctx: AppContext, kind: CallerKind, access: Access): Pr
     case 'admin.access only':
       return caller(ctx, { permissions: ['admin.access'] });
     case 'admin.access + the route permission':
-      return caller(ctx, { permissions: ['admin.access', ...(typeof access === 'object' ? [access.permission] : [])] });
+      return caller(ctx, { permissions: [...new Set(['admin.access', ...(typeof access === 'object' ? [access.permission] : [])])] });
     case 'administrator':
       return caller(ctx, { role: 'admin' });
   }

@@ -71,8 +71,8 @@ describe('/app/api/roles and /app/api/permissions', () => {
 
   it('never deletes a system role, never edits admin, never renames user', async () => {
     const admin = await caller(ctx, { role: 'admin' });
-    const adminId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first()).id;
-    const userId = (await ctx.db('app_auth_roles').where({ name: 'user' }).first()).id;
+    const adminId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first())!.id;
+    const userId = (await ctx.db('app_auth_roles').where({ name: 'user' }).first())!.id;
     expect((await request(app).delete(`/app/api/roles/${adminId}`).set('Cookie', admin.cookie)).status).to.equal(409);
     expect((await request(app).delete(`/app/api/roles/${userId}`).set('Cookie', admin.cookie)).status).to.equal(409);
     expect((await request(app).put(`/app/api/roles/${adminId}`).set('Cookie', admin.cookie).send({ description: 'x' })).status).to.equal(409);
@@ -83,7 +83,7 @@ describe('/app/api/roles and /app/api/permissions', () => {
 
   it('forbids a role manager to put into a role, or take out of it, a permission it lacks', async () => {
     const manager = await caller(ctx, { permissions: ['admin.access', 'roles.view', 'roles.manage'] });
-    const ownRoleId = (await ctx.db('app_auth_users').where({ id: manager.id }).first()).role_id;
+    const ownRoleId = (await ctx.db('app_auth_users').where({ id: manager.id }).first())!.role_id;
     const grow = await request(app).put(`/app/api/roles/${ownRoleId}`).set('Cookie', manager.cookie).send({ permissions: ['admin.access', 'roles.view', 'roles.manage', 'users.manage'] });
     expect(grow.status).to.equal(403);
     expect(grow.body.code).to.equal('escalation');

@@ -26,7 +26,7 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
     const uploaded = await request(app).post('/app/api/users/profile/picture').set('Cookie', me.cookie).attach('picture', PNG_1X1, { filename: 'me.png', contentType: 'image/png' });
     expect(uploaded.status).to.equal(200);
     expect(uploaded.body.image).to.match(/^\/uploads\/avatars\/[a-f0-9]{32}\.png$/);
-    expect((await ctx.db('app_auth_users').where({ id: me.id }).first()).image).to.equal(uploaded.body.image);
+    expect((await ctx.db('app_auth_users').where({ id: me.id }).first())!.image).to.equal(uploaded.body.image);
     const served = await request(app).get(uploaded.body.image);
     expect(served.status).to.equal(200);
     expect(served.headers['content-type']).to.equal('image/png');
@@ -41,7 +41,7 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
     expect(storedFiles(ctx).length).to.equal(before.length + 1);
 
     expect((await request(app).delete('/app/api/users/profile/picture').set('Cookie', me.cookie)).status).to.equal(204);
-    expect((await ctx.db('app_auth_users').where({ id: me.id }).first()).image).to.equal(null);
+    expect((await ctx.db('app_auth_users').where({ id: me.id }).first())!.image).to.equal(null);
     expect(storedFiles(ctx).length).to.equal(before.length);
   });
 
@@ -60,7 +60,7 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
     expect(response.status).to.equal(413);
     expect(response.body.code).to.equal('payload_too_large');
     expect(storedFiles(ctx)).to.deep.equal(before);
-    expect((await ctx.db('app_auth_users').where({ id: me.id }).first()).image).to.equal(null);
+    expect((await ctx.db('app_auth_users').where({ id: me.id }).first())!.image).to.equal(null);
   });
 
   it('refuses a .png that is really HTML with 415, and stores nothing', async () => {

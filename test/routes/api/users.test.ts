@@ -76,7 +76,7 @@ describe('/app/api/users', () => {
         const response = await request(app).put(`/app/api/users/${target.id}`).set('Cookie', admin.cookie).send(body);
         expect(response.status, JSON.stringify(body)).to.equal(400);
       }
-      expect(await ctx.db('app_auth_users').where({ id: target.id }).first()).to.include({ name: 'Before', email: target.email });
+      expect(await ctx.db('app_auth_users').where({ id: target.id }).first())!.to.include({ name: 'Before', email: target.email });
     });
 
     it('refuses an unknown role with 400 and a missing user with 404', async () => {
@@ -92,7 +92,7 @@ describe('/app/api/users', () => {
       expect(response.status).to.equal(409);
       expect(response.body.code).to.equal('last_admin');
       expect(response.body.error).to.equal('Le dernier administrateur ne peut pas perdre le rôle admin.');
-      expect((await ctx.db('app_auth_users').where({ id: admin.id }).first()).role_id).to.equal((await ctx.db('app_auth_roles').where({ name: 'admin' }).first()).id);
+      expect((await ctx.db('app_auth_users').where({ id: admin.id }).first())!.role_id).to.equal((await ctx.db('app_auth_roles').where({ name: 'admin' }).first())!.id);
     });
 
     it('lets one of two simultaneous demotions of the last two administrators pass, never both', async () => {
@@ -104,7 +104,7 @@ describe('/app/api/users', () => {
       ]);
       const statuses = results.map((result) => result.status).sort();
       expect(statuses).to.deep.equal([200, 409]);
-      const admins = await ctx.db('app_auth_users as u').join('app_auth_roles as r', 'r.id', 'u.role_id').where('r.name', 'admin').count({ count: '*' }).first();
+      const admins = (await ctx.db('app_auth_users as u').join('app_auth_roles as r', 'r.id', 'u.role_id').where('r.name', 'admin').count({ count: '*' }).first())!;
       expect(Number(admins!.count)).to.equal(1);
     });
 
@@ -127,7 +127,7 @@ describe('/app/api/users', () => {
       }
       const self = await request(app).put(`/app/api/users/${manager.id}`).set('Cookie', manager.cookie).send({ role: 'admin' });
       expect(self.status).to.equal(403);
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).role_id).to.equal((await ctx.db('app_auth_roles').where({ name: 'user' }).first()).id);
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.role_id).to.equal((await ctx.db('app_auth_roles').where({ name: 'user' }).first())!.id);
     });
 
     it('forbids a manager to change an account holding permissions the manager lacks', async () => {
@@ -142,7 +142,7 @@ describe('/app/api/users', () => {
         const response = await request(app)[method](path).set('Cookie', manager.cookie).send(body);
         expect(response.status, path).to.equal(403);
       }
-      expect(await ctx.db('app_auth_users').where({ id: admin.id }).first()).to.include({ email: admin.email, name: admin.name });
+      expect(await ctx.db('app_auth_users').where({ id: admin.id }).first())!.to.include({ email: admin.email, name: admin.name });
     });
   });
 
@@ -154,7 +154,7 @@ describe('/app/api/users', () => {
       const moved = await request(app).put(`/app/api/users/${target.id}/email`).set('Cookie', admin.cookie).send({ email: ' New@Example.COM ' });
       expect(moved.status).to.equal(202);
       expect(moved.body).to.deep.equal({ email: target.email, pending_email: 'new@example.com' });
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first()).email).to.equal(target.email);
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal(target.email);
       const taken = await request(app).put(`/app/api/users/${target.id}/email`).set('Cookie', admin.cookie).send({ email: 'TAKEN@example.com' });
       expect(taken.status).to.equal(409);
     });
@@ -191,28 +191,28 @@ describe('/app/api/users', () => {
       expect((await request(app).delete(`/app/api/users/${target.id}/roles/${editorId}`).set('Cookie', admin.cookie)).status).to.equal(204);
       const after = await request(app).get(`/app/api/users/${target.id}`).set('Cookie', admin.cookie);
       expect(after.body.role).to.equal('user');
-      const userRoleId = (await ctx.db('app_auth_roles').where({ name: 'user' }).first()).id;
+      const userRoleId = (await ctx.db('app_auth_roles').where({ name: 'user' }).first())!.id;
       const base = await request(app).delete(`/app/api/users/${target.id}/roles/${userRoleId}`).set('Cookie', admin.cookie);
       expect(base.status).to.equal(409);
     });
 
     it('never takes admin away from the last administrator, as primary or extra role', async () => {
       const admin = await caller(ctx, { role: 'admin' });
-      const adminRoleId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first()).id;
+      const adminRoleId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first())!.id;
       const response = await request(app).delete(`/app/api/users/${admin.id}/roles/${adminRoleId}`).set('Cookie', admin.cookie);
       expect(response.status).to.equal(409);
       expect(response.body.code).to.equal('last_admin');
 
       const extraAdmin = await caller(ctx, { role: 'user' });
       await ctx.db('app_auth_user_roles').insert({ user_id: extraAdmin.id, role_id: adminRoleId });
-      await ctx.db('app_auth_users').where({ id: admin.id }).update({ role_id: (await ctx.db('app_auth_roles').where({ name: 'user' }).first()).id });
+      await ctx.db('app_auth_users').where({ id: admin.id }).update({ role_id: (await ctx.db('app_auth_roles').where({ name: 'user' }).first())!.id });
       const extra = await request(app).delete(`/app/api/users/${extraAdmin.id}/roles/${adminRoleId}`).set('Cookie', extraAdmin.cookie);
       expect(extra.status).to.equal(409);
     });
 
     it('refuses to assign a role holding permissions the caller lacks, and an unknown role', async () => {
       const manager = await caller(ctx, { permissions: ['admin.access', 'users.view', 'users.manage'] });
-      const adminRoleId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first()).id;
+      const adminRoleId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first())!.id;
       const target = await makeUser(ctx);
       expect((await request(app).post(`/app/api/users/${target.id}/roles`).set('Cookie', manager.cookie).send({ role_id: adminRoleId })).status).to.equal(403);
       expect((await request(app).post(`/app/api/users/${manager.id}/roles`).set('Cookie', manager.cookie).send({ role_id: adminRoleId })).status).to.equal(403);
