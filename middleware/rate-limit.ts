@@ -3,7 +3,7 @@
 // session never widens a budget; the API limiter may give logged-in callers more.
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { RATE_LIMITED_OPERATIONS, type RateLimitedOperation } from '../lib/config.js';
+import type { RateLimitedOperation } from '../lib/config.js';
 import type { AppContext } from '../lib/context.js';
 import { RateLimitedError } from '../lib/errors.js';
 import { PostgresRateLimitStore } from '../models/rate-limits.js';
@@ -48,16 +48,4 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
       error: (message: unknown) => logger.error({ err: message }, 'rate limiter'),
     },
   });
-}
-
-export type FormOperation = Exclude<RateLimitedOperation, 'api'>;
-
-/** The public forms' operations: every configured budget but the API's. */
-export const FORM_OPERATIONS = RATE_LIMITED_OPERATIONS.filter((operation): operation is FormOperation => operation !== 'api');
-
-/** One limiter per public form operation; first run shares `register`'s. */
-export function createFormLimiters(ctx: AppContext): Record<FormOperation, RequestHandler> {
-  const limiters = {} as Record<FormOperation, RequestHandler>;
-  for (const operation of FORM_OPERATIONS) limiters[operation] = createRateLimiter(ctx, operation);
-  return limiters;
 }

@@ -17,7 +17,7 @@ import { handleConfirm, handleReset, handleSetup } from '../controllers/auth/tok
 import { createAntiBot } from '../middleware/anti-bot.js';
 import { createCsrf } from '../middleware/csrf.js';
 import { notFound } from '../middleware/error-handler.js';
-import { createFormLimiters } from '../middleware/rate-limit.js';
+import { createRateLimiter } from '../middleware/rate-limit.js';
 import { mountRoutes, route, type AnyRoute, type Surface } from './define.js';
 import { formFailures, formReached } from './form-failure.js';
 
@@ -98,7 +98,6 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
   const router = Router();
   const csrf = createCsrf(ctx);
   const antiBot = createAntiBot(ctx);
-  const limits = createFormLimiters(ctx);
   const onlyDuringFirstRun = createFirstRunGate(ctx);
 
   // Form tokens are made only when a page is rendered (a redirect mints none).
@@ -109,8 +108,9 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
     session,
     prepare(row) {
       if (row.method === 'get') return [];
-      // Every public form spends a budget; logout, the one form that is not public, has none.
-      const publicForm = row.limit ? [limits[row.limit as keyof typeof limits], antiBot.refuseBots] : [];
+      // Every public form spends a budget (rows of one operation share its counters);
+      // logout, the one form that is not public, has none.
+      const publicForm = row.limit ? [createRateLimiter(ctx, row.limit), antiBot.refuseBots] : [];
       const steps = [formReached, ...csrf.protection, ...publicForm];
       return row === firstRun ? [onlyDuringFirstRun, ...steps] : steps;
     },

@@ -6,7 +6,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { createFirstAdmin, createUserByAdmin } from '../../../models/auth/registration.js';
 import { useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
-import { FormClient, strongPassword, useFakeClock } from './helpers.js';
+import { FormClient, hiddenField, strongPassword, useFakeClock } from './helpers.js';
 
 function sessionCookie(response: request.Response): string | undefined {
   const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
@@ -182,14 +182,12 @@ describe('/auth flows', () => {
   describe('login', () => {
     beforeEach(async () => {
       await createFirstAdmin(ctx, { email: 'admin@example.com', password: strongPassword, name: 'Admin' });
-      await ctx
-        .db('app_auth_users')
-        .insert({
-          email: 'late@example.com',
-          name: 'Late',
-          role_id: (await ctx.db('app_auth_roles').where({ name: 'user' }).first())!.id,
-          email_verified: false,
-        });
+      await ctx.db('app_auth_users').insert({
+        email: 'late@example.com',
+        name: 'Late',
+        role_id: (await ctx.db('app_auth_roles').where({ name: 'user' }).first())!.id,
+        email_verified: false,
+      });
     });
 
     it('refuses a wrong password and an unknown address with the same 401 answer', async () => {
@@ -279,6 +277,20 @@ describe('/auth flows', () => {
       expect(old.status).to.equal(401);
       const fresh = await client.submit('/auth/login', { email: 'admin@example.com', password: 'a brand new secret' });
       expect(fresh.status).to.equal(303);
+    });
+
+    it('keeps the link in the form when the new password is refused, so it can be sent again', async () => {
+      const client = new FormClient(app, clock);
+      await client.submit('/auth/forgot', { email: 'admin@example.com' });
+      const link = smtp.linkIn(await smtp.waitForMessage('admin@example.com'), '/auth/reset');
+      const token = link.searchParams.get('token')!;
+      const from = link.pathname + link.search;
+      const refused = await client.submit('/auth/reset', { email: 'admin@example.com', token, newPassword: 'short' }, { from });
+      expect(refused.status).to.equal(400);
+      expect(refused.text).to.include('Le mot de passe doit contenir au moins 8 caractères.');
+      expect(hiddenField(refused.text, 'token')).to.equal(token);
+      const again = await client.submit('/auth/reset', { email: 'admin@example.com', token, newPassword: 'a brand new secret' }, { from });
+      expect(again.status).to.equal(303);
     });
 
     it('refuses an expired reset link with the message shown as it stands', async () => {
