@@ -7,7 +7,7 @@
 // `{success:false, error, code?, details?}`.
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
-import { RateLimitedError } from '../lib/errors.js';
+import { RateLimitedError, UnauthenticatedError } from '../lib/errors.js';
 import { toAppError, wantsJson } from '../middleware/error-handler.js';
 import type { AnyRoute, FormLocals, FormSpec } from './define.js';
 
@@ -46,7 +46,9 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
       });
       return;
     }
-    if (appError.status >= 500 || appError.status === 401) return next(error);
+    // A lost session is not the form's fault (it goes to the login page); a wrong
+    // password is, and shows on the form.
+    if (appError.status >= 500 || appError instanceof UnauthenticatedError) return next(error);
     const fieldErrors: Record<string, string> = {};
     for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
     const call = { ctx, req, res, params: req.params, query: req.query, body: req.body ?? {} };
