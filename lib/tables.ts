@@ -130,7 +130,7 @@ export interface VerificationInsert {
   created_at?: TimestampInput;
 }
 
-/** The connect-pg-simple store table (sid, sess, expire) plus the session list's columns. */
+/** The session table (sid, sess, expire) of our express-session store, plus the session list's columns. */
 export interface SessionRow {
   sid: string;
   sess: JsonObject;
