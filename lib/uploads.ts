@@ -93,7 +93,8 @@ export function parseImageUpload(field: string, options: { maxBytes?: number } =
     parser(req, res, (error?: unknown) => {
       if (error) return next(multerError(error));
       const file = req.file;
-      if (!file) return next(new ValidationError(uploadMessages.missingFile, { code: 'missing_file', details: [{ field, message: uploadMessages.missingFile }] }));
+      if (!file)
+        return next(new ValidationError(uploadMessages.missingFile, { code: 'missing_file', details: [{ field, message: uploadMessages.missingFile }] }));
       const type = detectImageType(file.buffer);
       if (!type) return next(new UnsupportedMediaTypeError(uploadMessages.notAnImage));
       req.image = { buffer: file.buffer, type, contentType: IMAGE_CONTENT_TYPES[type], size: file.size, originalName: file.originalname };

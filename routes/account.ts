@@ -16,9 +16,30 @@ const page = profile.showProfile;
 export const profileRoutes: AnyRoute[] = [
   route({ method: 'get', path: '/', access: 'user', handler: (call) => profile.showProfile(call) }),
   route({ method: 'post', path: '/name', access: 'user', body: forms.profileNameForm, form: { name: 'name', rerender: page }, handler: profile.saveName }),
-  route({ method: 'post', path: '/email', access: 'user', body: forms.profileEmailForm, form: { name: 'email', rerender: page }, handler: profile.startAddressChange }),
-  route({ method: 'post', path: '/password', access: 'user', body: forms.profilePasswordForm, form: { name: 'password', rerender: page }, handler: profile.savePassword }),
-  route({ method: 'post', path: '/picture', access: 'user', upload: { field: 'picture' }, form: { name: 'picture', rerender: page }, handler: profile.savePicture }),
+  route({
+    method: 'post',
+    path: '/email',
+    access: 'user',
+    body: forms.profileEmailForm,
+    form: { name: 'email', rerender: page },
+    handler: profile.startAddressChange,
+  }),
+  route({
+    method: 'post',
+    path: '/password',
+    access: 'user',
+    body: forms.profilePasswordForm,
+    form: { name: 'password', rerender: page },
+    handler: profile.savePassword,
+  }),
+  route({
+    method: 'post',
+    path: '/picture',
+    access: 'user',
+    upload: { field: 'picture' },
+    form: { name: 'picture', rerender: page },
+    handler: profile.savePicture,
+  }),
   route({ method: 'post', path: '/picture/delete', access: 'user', form: { name: 'picture', rerender: page }, handler: profile.removePicture }),
   route({ method: 'post', path: '/sessions/delete-others', access: 'user', form: { name: 'sessions', rerender: page }, handler: profile.revokeOtherSessions }),
   route({

@@ -50,7 +50,12 @@ export async function startAddressChange({ ctx, req, res, body }: Call<None, Non
 }
 
 // POST …/password {current_password, new_password, confirm_password}
-export async function savePassword({ ctx, req, res, body }: Call<None, None, { current_password: string; new_password: string; confirm_password: string }>): Promise<void> {
+export async function savePassword({
+  ctx,
+  req,
+  res,
+  body,
+}: Call<None, None, { current_password: string; new_password: string; confirm_password: string }>): Promise<void> {
   if (body.new_password !== body.confirm_password) {
     throw new ValidationError(adminMessages.passwordsDiffer, { details: [{ field: 'confirm_password', message: adminMessages.passwordsDiffer }] });
   }

@@ -29,5 +29,7 @@ export const adminMessages = {
   pictureRemoved: 'La photo est retirée.',
   sessionRevoked: 'La session est déconnectée.',
   otherSessionsRevoked: (count: number) =>
-    count === 0 ? 'Aucune autre session n’était ouverte.' : `${count} autre${count > 1 ? 's' : ''} session${count > 1 ? 's' : ''} déconnectée${count > 1 ? 's' : ''}.`,
+    count === 0
+      ? 'Aucune autre session n’était ouverte.'
+      : `${count} autre${count > 1 ? 's' : ''} session${count > 1 ? 's' : ''} déconnectée${count > 1 ? 's' : ''}.`,
 } as const;

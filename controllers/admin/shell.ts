@@ -83,17 +83,20 @@ function takeFlash(req: Request): Array<{ type: FlashType; message: string }> {
   return messages;
 }
 
-/** Renders a screen in the admin layout with navigation, user and pending flash messages. */
-export async function renderAdmin(call: ScreenCall, view: string, locals: Record<string, unknown>, status = 200): Promise<void> {
+/**
+ * Renders a screen in the admin layout with navigation, user and pending flash
+ * messages; a template error rejects, so it reaches the caller's error handling.
+ */
+export function renderAdmin(call: ScreenCall, view: string, locals: Record<string, unknown>, status = 200): Promise<void> {
   const { ctx, req, res } = call;
   res.set('Cache-Control', 'no-store');
-  res.status(status).render(view, {
-    user: req.user,
-    nav: navigationFor(ctx, req),
-    flash: takeFlash(req),
-    values: {},
-    fieldErrors: {},
-    ...locals,
+  const context = { user: req.user, nav: navigationFor(ctx, req), flash: takeFlash(req), values: {}, fieldErrors: {}, ...locals };
+  return new Promise((resolve, reject) => {
+    res.status(status).render(view, context, (error: Error | null, html?: string) => {
+      if (error) return reject(error);
+      res.send(html);
+      resolve();
+    });
   });
 }
 

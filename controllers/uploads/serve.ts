@@ -12,10 +12,14 @@ export function serveUpload({ ctx, res, params }: Call<{ dir: string; file: stri
   res.set('X-Content-Type-Options', 'nosniff');
   res.set('Content-Security-Policy', "default-src 'none'; sandbox");
   return new Promise((resolve, reject) => {
-    res.sendFile(file, { maxAge: '7d', immutable: true, dotfiles: 'deny', headers: { 'Content-Type': SERVED_CONTENT_TYPES[path.extname(file)] } }, (error?: Error & { status?: number; code?: string }) => {
-      if (!error) return resolve();
-      if (error.status === 404 || error.code === 'ENOENT') return reject(new NotFoundError(genericMessages.notFound));
-      reject(error);
-    });
+    res.sendFile(
+      file,
+      { maxAge: '7d', immutable: true, dotfiles: 'deny', headers: { 'Content-Type': SERVED_CONTENT_TYPES[path.extname(file)] } },
+      (error?: Error & { status?: number; code?: string }) => {
+        if (!error) return resolve();
+        if (error.status === 404 || error.code === 'ENOENT') return reject(new NotFoundError(genericMessages.notFound));
+        reject(error);
+      },
+    );
   });
 }

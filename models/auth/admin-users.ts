@@ -45,7 +45,7 @@ function likePattern(search: string): string {
 export async function listUsers(ctx: AppContext, options: { search?: string; limit: number; offset: number }): Promise<UserPage> {
   const filter = options.search ? `WHERE u.email ILIKE ? OR u.name ILIKE ?` : '';
   const filterBindings = options.search ? [likePattern(options.search), likePattern(options.search)] : [];
-  const { rows } = await ctx.db.raw(
+  const { rows } = await ctx.db.raw<{ rows: Array<User & { total: number }> }>(
     `WITH page AS (
        SELECT u.id, count(*) OVER () AS total FROM app_auth_users u ${filter}
        ORDER BY u.id LIMIT ? OFFSET ?
@@ -58,10 +58,10 @@ export async function listUsers(ctx: AppContext, options: { search?: string; lim
     total = Number(rows[0].total);
   } else {
     // Past the last page the window gives no row: count on its own.
-    const counted = await ctx.db.raw(`SELECT count(*)::int AS total FROM app_auth_users u ${filter}`, filterBindings);
+    const counted = await ctx.db.raw<{ rows: Array<{ total: number }> }>(`SELECT count(*)::int AS total FROM app_auth_users u ${filter}`, filterBindings);
     total = counted.rows[0].total;
   }
-  return { items: rows.map(({ total: _total, ...user }: User & { total: number }) => user), total };
+  return { items: rows.map(({ total: _total, ...user }) => user), total };
 }
 
 export async function getUser(ctx: AppContext, id: number): Promise<User> {
@@ -105,14 +105,15 @@ async function assertCanGrant(ctx: AppContext, caller: Caller, roleId: number): 
  */
 async function assertAnotherAdministrator(tx: AppContext, userId: number): Promise<void> {
   const admin = await tx.db('app_auth_roles').where({ name: ADMIN_ROLE }).forUpdate().first('id');
-  const { rows } = await tx.db.raw(
+  // The system role admin is seeded by the migrations and can never be deleted.
+  if (!admin) throw new Error('the admin role is missing');
+  const { rows } = await tx.db.raw<{ rows: Array<{ others: number }> }>(
     `SELECT count(*)::int AS others FROM app_auth_users u
      WHERE u.id <> ? AND (u.role_id = ? OR EXISTS (SELECT 1 FROM app_auth_user_roles ur WHERE ur.user_id = u.id AND ur.role_id = ?))`,
     [userId, admin.id, admin.id],
   );
   if (rows[0].others === 0) throw new ConflictError(adminUserMessages.lastAdministrator, { code: 'last_admin' });
 }
-
 
 export interface NewUserByAdmin {
   email: string;

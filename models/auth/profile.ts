@@ -109,7 +109,11 @@ export function emailChangeRefusal(outcome: { status: 'invalid' | 'taken' }): Us
  * Changes the password after checking the current one; every other session of the
  * account is closed, the caller's (keepSid) stays open.
  */
-export async function changePassword(ctx: AppContext, userId: number, input: { currentPassword: string; newPassword: string; keepSid?: string }): Promise<User> {
+export async function changePassword(
+  ctx: AppContext,
+  userId: number,
+  input: { currentPassword: string; newPassword: string; keepSid?: string },
+): Promise<User> {
   assertPasswordPolicy(input.newPassword, 'new_password');
   const user = await existingUser(ctx, userId);
   if (!(await checkPassword(ctx, user.id, input.currentPassword))) throw currentPasswordWrong();

@@ -48,14 +48,14 @@ const ROLE_COLUMNS = `
 
 export async function listRoles(ctx: AppContext, page: { limit: number; offset: number }): Promise<{ items: Role[]; total: number }> {
   const [{ rows }, total] = await Promise.all([
-    ctx.db.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r ORDER BY r.system DESC, r.name LIMIT ? OFFSET ?`, [page.limit, page.offset]),
+    ctx.db.raw<{ rows: Role[] }>(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r ORDER BY r.system DESC, r.name LIMIT ? OFFSET ?`, [page.limit, page.offset]),
     ctx.db('app_auth_roles').count<{ count: number }[]>({ count: '*' }).first(),
   ]);
   return { items: rows, total: Number(total?.count ?? 0) };
 }
 
 export async function findRole(ctx: AppContext, id: number): Promise<Role | undefined> {
-  const { rows } = await ctx.db.raw(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.id = ?`, [id]);
+  const { rows } = await ctx.db.raw<{ rows: Role[] }>(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.id = ?`, [id]);
   return rows[0];
 }
 
@@ -67,7 +67,7 @@ export async function getRole(ctx: AppContext, id: number): Promise<Role> {
 
 /** The user's effective roles (primary first), each flagged `primary`. */
 export async function rolesOfUser(ctx: AppContext, userId: number): Promise<Array<Role & { primary: boolean }>> {
-  const { rows } = await ctx.db.raw(
+  const { rows } = await ctx.db.raw<{ rows: Array<Role & { primary: boolean }> }>(
     `SELECT ${ROLE_COLUMNS}, (r.id = u.role_id) AS primary
      FROM app_auth_users u
      JOIN app_auth_roles r ON r.id = u.role_id OR r.id IN (SELECT role_id FROM app_auth_user_roles WHERE user_id = u.id)
@@ -86,10 +86,11 @@ export interface CatalogueSection {
 
 /** The catalogue grouped by section: core sections (positions below 100) first, then modules'. */
 export async function permissionCatalogue(ctx: AppContext): Promise<CatalogueSection[]> {
-  const rows = await ctx.db('app_auth_permission_sections as s')
+  const rows = await ctx
+    .db('app_auth_permission_sections as s')
     .join('app_auth_permissions as p', 'p.section', 's.key')
     .orderBy([{ column: 's.position' }, { column: 's.key' }, { column: 'p.position' }, { column: 'p.key' }])
-    .select('s.key as section', 's.label as section_label', 'p.key', 'p.label');
+    .select<Array<{ section: string; section_label: string; key: string; label: string }>>('s.key as section', 's.label as section_label', 'p.key', 'p.label');
   const sections: CatalogueSection[] = [];
   for (const row of rows) {
     let section = sections.at(-1);
@@ -97,7 +98,7 @@ export async function permissionCatalogue(ctx: AppContext): Promise<CatalogueSec
       section = { section: row.section, label: row.section_label, permissions: [] };
       sections.push(section);
     }
-    section!.permissions.push({ key: row.key, label: row.label });
+    section.permissions.push({ key: row.key, label: row.label });
   }
   return sections;
 }
@@ -141,7 +142,8 @@ export async function createRole(ctx: AppContext, caller: Caller, input: RoleInp
   return inTransaction(ctx, async (tx) => {
     await assertKnownPermissions(tx, permissions);
     assertWithinCallerPermissions(caller, permissions);
-    const inserted = await tx.db('app_auth_roles')
+    const inserted = await tx
+      .db('app_auth_roles')
       .insert({ name: input.name, description: input.description ?? '', system: false })
       .onConflict('name')
       .ignore()
@@ -202,6 +204,8 @@ export async function deleteRole(ctx: AppContext, caller: Caller, id: number): P
     if (role.system) throw new ConflictError(roleMessages.systemRoleNotDeletable, { code: 'system_role' });
     assertWithinCallerPermissions(caller, await permissionsOfRole(tx, id));
     const base = await tx.db('app_auth_roles').where({ name: BASE_ROLE }).first('id');
+    // The system role user is seeded by the migrations and can never be deleted.
+    if (!base) throw new Error('the user role is missing');
     await tx.db('app_auth_users').where({ role_id: id }).update({ role_id: base.id, updated_at: tx.db.fn.now() });
     await tx.db('app_auth_roles').where({ id }).delete();
   });

@@ -53,7 +53,12 @@ function samplePng(width = 160, height = 100): Buffer {
     for (let x = 0; x < width; x++) row.set([36 + Math.round((x / width) * 180), 86, 211 - Math.round((y / height) * 120)], 1 + x * 3);
     rows.push(row);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('administration in a browser', function () {
@@ -231,7 +236,11 @@ describe('administration in a browser', function () {
         await shot(page, `${mode}-page-edit`);
 
         await page.goto(`${baseUrl}/admin/pages`);
-        expect(await page.locator('.tree-meta').allTextContents()).to.deep.equal(['/nos-ateliers', '/nos-ateliers/ateliers-d-ete', '/nos-ateliers/ateliers-d-ete/poterie']);
+        expect(await page.locator('.tree-meta').allTextContents()).to.deep.equal([
+          '/nos-ateliers',
+          '/nos-ateliers/ateliers-d-ete',
+          '/nos-ateliers/ateliers-d-ete/poterie',
+        ]);
         await shot(page, `${mode}-pages-tree`);
 
         await page.goto(`${baseUrl}/nos-ateliers/ateliers-d-ete/poterie`);
@@ -306,7 +315,15 @@ describe('administration in a browser', function () {
         expect(await view.title(), url).to.equal(`${title} — ${APP_NAME}`);
         const overflow = await view.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         // On failure, name the elements sticking out.
-        const wide = overflow > 0 ? await view.evaluate(() => [...document.querySelectorAll('body *')].filter((node) => node.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 5).map((node) => `${node.tagName}.${node.className}`)) : [];
+        const wide =
+          overflow > 0
+            ? await view.evaluate(() =>
+                [...document.querySelectorAll('body *')]
+                  .filter((node) => node.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+                  .slice(0, 5)
+                  .map((node) => `${node.tagName}.${node.className}`),
+              )
+            : [];
         expect(overflow, `${url} at ${width} px: ${wide.join(', ')}`).to.be.at.most(0);
         await view.screenshot({ path: path.join(ARTIFACTS, `screen-${name}-${width}.png`), fullPage: true });
       }

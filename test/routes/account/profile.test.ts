@@ -68,7 +68,9 @@ describe('/account profile page', () => {
     const confirm = await smtp.waitForMessage('new@example.com');
     await smtp.waitForMessage('old@example.com');
     const link = smtp.linkIn(confirm, '/app/api/users/email/confirm');
-    const followed = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
+    const followed = await request(app)
+      .get(link.pathname + link.search)
+      .set('Accept', 'text/html');
     expect(followed.status).to.equal(303);
     expect(followed.headers.location).to.equal('/account?email_change=confirmed');
     expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.email).to.equal('new@example.com');
@@ -87,10 +89,18 @@ describe('/account profile page', () => {
   it('changes the password: mismatch and wrong current password refused, then other sessions closed', async () => {
     const client = await AdminClient.as(app, { email: 'pw@example.com' });
     const other = await logIn(ctx, client.user);
-    const mismatch = await client.post('/account/password', { current_password: PASSWORD, new_password: 'a new good secret', confirm_password: 'different one' });
+    const mismatch = await client.post('/account/password', {
+      current_password: PASSWORD,
+      new_password: 'a new good secret',
+      confirm_password: 'different one',
+    });
     expect(mismatch.status).to.equal(400);
     expect(mismatch.text).to.include('id="profile-confirm-password-error"');
-    const wrong = await client.post('/account/password', { current_password: 'nope nope', new_password: 'a new good secret', confirm_password: 'a new good secret' });
+    const wrong = await client.post('/account/password', {
+      current_password: 'nope nope',
+      new_password: 'a new good secret',
+      confirm_password: 'a new good secret',
+    });
     expect(wrong.status).to.equal(400);
     expect(textOf(wrong.text)).to.include('Le mot de passe actuel est incorrect.');
     const ok = await client.post('/account/password', { current_password: PASSWORD, new_password: 'a new good secret', confirm_password: 'a new good secret' });

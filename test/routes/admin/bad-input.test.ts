@@ -34,7 +34,13 @@ function profileCases(prefix: string): Case[] {
     { row: `GET ${prefix}`, path: `${prefix}?email_change=%00&x=1`, status: 200, why: 'unknown or odd query parameters are ignored' },
     { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: '   ' }, status: 400, why: 'blank name' },
     { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: 'A\u0000B' }, status: 400, why: 'NUL in the name' },
-    { row: `POST ${prefix}/email`, path: `${prefix}/email`, fields: { email: 'not-an-address', current_password: '' }, status: 400, why: 'invalid address, no password' },
+    {
+      row: `POST ${prefix}/email`,
+      path: `${prefix}/email`,
+      fields: { email: 'not-an-address', current_password: '' },
+      status: 400,
+      why: 'invalid address, no password',
+    },
     {
       row: `POST ${prefix}/password`,
       path: `${prefix}/password`,
@@ -55,10 +61,28 @@ const CASES: Case[] = [
   { row: 'GET /admin/users', path: '/admin/users?page=abc', status: 400, why: 'page not a number' },
   { row: 'GET /admin/users', path: '/admin/users?search=%00', status: 400, why: 'NUL in the search' },
   { row: 'GET /admin/users/new', path: '/admin/users/new?role=x', status: 200, why: 'unknown query parameters are ignored' },
-  { row: 'POST /admin/users', path: '/admin/users', fields: { name: '', email: 'not-an-address', role: 'user' }, status: 400, why: 'empty name, invalid address' },
+  {
+    row: 'POST /admin/users',
+    path: '/admin/users',
+    fields: { name: '', email: 'not-an-address', role: 'user' },
+    status: 400,
+    why: 'empty name, invalid address',
+  },
   { row: 'POST /admin/users', path: '/admin/users', fields: { name: ['A', 'B'], email: 'a@example.com', role: 'user' }, status: 400, why: 'name given twice' },
-  { row: 'POST /admin/users', path: '/admin/users', fields: { name: 'A', email: 'a@example.com', role: 'bad<role>' }, status: 400, why: 'role name outside its pattern' },
-  { row: 'POST /admin/users', path: '/admin/users', fields: { name: 'A', email: 'a@example.com', role: 'user', password: 'short' }, status: 400, why: 'password under 8 characters' },
+  {
+    row: 'POST /admin/users',
+    path: '/admin/users',
+    fields: { name: 'A', email: 'a@example.com', role: 'bad<role>' },
+    status: 400,
+    why: 'role name outside its pattern',
+  },
+  {
+    row: 'POST /admin/users',
+    path: '/admin/users',
+    fields: { name: 'A', email: 'a@example.com', role: 'user', password: 'short' },
+    status: 400,
+    why: 'password under 8 characters',
+  },
   { row: 'GET /admin/users/:id', path: '/admin/users/1e3', status: 404, why: 'exponent id' },
   { row: 'GET /admin/users/:id', path: '/admin/users/99999999999', status: 404, why: 'id out of range' },
   { row: 'GET /admin/users/:id', path: '/admin/users/999999', status: 404, why: 'no such user' },
@@ -67,17 +91,41 @@ const CASES: Case[] = [
   { row: 'POST /admin/users/:id/verify', path: '/admin/users/999999/verify', status: 404, why: 'no such user' },
   { row: 'POST /admin/users/:id/verify', path: (f) => `/admin/users/${f.target.id}/verify`, noToken: true, status: 403, why: 'no CSRF token' },
   { row: 'POST /admin/users/:id/email', path: (f) => `/admin/users/${f.target.id}/email`, fields: { email: 'after@' }, status: 400, why: 'invalid address' },
-  { row: 'POST /admin/users/:id/email', path: (f) => `/admin/users/${f.target.id}/email`, fields: { email: 'a\u0000@example.com' }, status: 400, why: 'NUL in the address' },
-  { row: 'POST /admin/users/:id/password', path: (f) => `/admin/users/${f.target.id}/password`, fields: { password: 'short' }, status: 400, why: 'password under 8 characters' },
+  {
+    row: 'POST /admin/users/:id/email',
+    path: (f) => `/admin/users/${f.target.id}/email`,
+    fields: { email: 'a\u0000@example.com' },
+    status: 400,
+    why: 'NUL in the address',
+  },
+  {
+    row: 'POST /admin/users/:id/password',
+    path: (f) => `/admin/users/${f.target.id}/password`,
+    fields: { password: 'short' },
+    status: 400,
+    why: 'password under 8 characters',
+  },
   { row: 'POST /admin/users/:id/send-password-reset', path: '/admin/users/-1/send-password-reset', status: 404, why: 'negative id' },
   { row: 'POST /admin/users/:id/resend-invitation', path: '/admin/users/abc/resend-invitation', status: 404, why: 'id not a number' },
-  { row: 'POST /admin/users/:id/roles', path: (f) => `/admin/users/${f.target.id}/roles`, fields: { role_id: 'abc' }, status: 400, why: 'role id not a number' },
+  {
+    row: 'POST /admin/users/:id/roles',
+    path: (f) => `/admin/users/${f.target.id}/roles`,
+    fields: { role_id: 'abc' },
+    status: 400,
+    why: 'role id not a number',
+  },
   { row: 'POST /admin/users/:id/roles/:roleId/delete', path: (f) => `/admin/users/${f.target.id}/roles/x/delete`, status: 404, why: 'role id not a number' },
   // Roles
   { row: 'GET /admin/roles', path: '/admin/roles?limit=abc', status: 200, why: 'unknown query parameters are ignored' },
   { row: 'GET /admin/roles/new', path: '/admin/roles/new?x=1', status: 200, why: 'unknown query parameters are ignored' },
   { row: 'POST /admin/roles', path: '/admin/roles', fields: { name: 'bad/name' }, status: 400, why: 'role name outside its pattern' },
-  { row: 'POST /admin/roles', path: '/admin/roles', fields: { name: 'valid', permissions: 'no.such.permission' }, status: 400, why: 'permission outside the catalogue' },
+  {
+    row: 'POST /admin/roles',
+    path: '/admin/roles',
+    fields: { name: 'valid', permissions: 'no.such.permission' },
+    status: 400,
+    why: 'permission outside the catalogue',
+  },
   { row: 'GET /admin/roles/:id', path: '/admin/roles/abc', status: 404, why: 'id not a number' },
   { row: 'POST /admin/roles/:id', path: (f) => `/admin/roles/${f.spareRoleId}`, fields: { name: '', description: '' }, status: 400, why: 'empty name' },
   { row: 'GET /admin/roles/:id/delete', path: '/admin/roles/0/delete', status: 404, why: 'id zero' },
@@ -92,7 +140,13 @@ const CASES: Case[] = [
   { row: 'GET /admin/pages/:id/delete', path: '/admin/pages/1.5/delete', status: 404, why: 'id not an integer' },
   { row: 'POST /admin/pages/:id/delete', path: '/admin/pages/999999/delete', status: 404, why: 'no such page' },
   { row: 'POST /admin/pages/:id/blocks', path: async (f) => `${await page(f)}/blocks`, fields: { type: 'paragraph' }, status: 400, why: 'no version' },
-  { row: 'POST /admin/pages/:id/blocks/:index', path: async (f) => `${await page(f)}/blocks/abc`, fields: { version: 'x' }, status: 400, why: 'index not a number' },
+  {
+    row: 'POST /admin/pages/:id/blocks/:index',
+    path: async (f) => `${await page(f)}/blocks/abc`,
+    fields: { version: 'x' },
+    status: 400,
+    why: 'index not a number',
+  },
   {
     row: 'POST /admin/pages/:id/blocks/:index/move',
     path: async (f) => `${await page(f)}/blocks/1/move`,
@@ -106,7 +160,13 @@ const CASES: Case[] = [
   { row: 'POST /admin/media', path: '/admin/media', notAnImage: 'file', status: 415, why: 'a file that is not an image' },
   { row: 'POST /admin/media', path: '/admin/media', fields: { alt: 'no file' }, status: 415, why: 'a form without multipart' },
   { row: 'GET /admin/media/:id', path: '/admin/media/abc', status: 404, why: 'id not a number' },
-  { row: 'POST /admin/media/:id', path: async (f) => `/admin/media/${(await f.media()).id}`, fields: { alt: 'x'.repeat(600) }, status: 400, why: 'alt text too long' },
+  {
+    row: 'POST /admin/media/:id',
+    path: async (f) => `/admin/media/${(await f.media()).id}`,
+    fields: { alt: 'x'.repeat(600) },
+    status: 400,
+    why: 'alt text too long',
+  },
   { row: 'POST /admin/media/:id/delete', path: '/admin/media/999999/delete', status: 404, why: 'no such media' },
   // The profile page, in both places
   ...profileCases('/admin/profile'),
@@ -169,7 +229,15 @@ describe('/admin and /account bad input', () => {
     'app_pages',
     'app_pages_media',
   ];
-  const snapshot = () => Promise.all(tables.map((table) => ctx.db(table).select().then((rows) => JSON.stringify(rows))));
+  const snapshot = () =>
+    Promise.all(
+      tables.map((table) =>
+        ctx
+          .db(table)
+          .select()
+          .then((rows) => JSON.stringify(rows)),
+      ),
+    );
 
   for (const entry of CASES) {
     const method = entry.row.split(' ')[0].toLowerCase() as 'get' | 'post';

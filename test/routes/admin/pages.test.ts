@@ -51,7 +51,11 @@ describe('/admin pages screens', () => {
       const reserved = await client.post('/admin/pages', { title: 'Admin', slug: 'admin' }, '/admin/pages/new');
       expect(reserved.status).to.equal(400);
       expect(reserved.text).to.include('id="page-slug-error"');
-      const ok = await client.post('/admin/pages', { title: 'Été à Paris', slug: '', parent_id: '', template: 'default', visibility: 'private', seo_title: 'SEO' }, '/admin/pages/new');
+      const ok = await client.post(
+        '/admin/pages',
+        { title: 'Été à Paris', slug: '', parent_id: '', template: 'default', visibility: 'private', seo_title: 'SEO' },
+        '/admin/pages/new',
+      );
       expect(ok.status).to.equal(303);
       const row = (await ctx.db('app_pages').where({ title: 'Été à Paris' }).first())!;
       expect(row).to.include({ slug: 'ete-a-paris', visibility: 'private', parent_id: null });
@@ -66,7 +70,11 @@ describe('/admin pages screens', () => {
       const client = await editor();
       const fields = { title: 'Page', slug: 'page', parent_id: String(parent.id), template: 'default', visibility: 'public' };
       expect((await (await reader()).post(`/admin/pages/${page.id}`, fields, '/admin/pages')).status).to.equal(403);
-      const cycle = await client.post(`/admin/pages/${parent.id}`, { ...fields, title: 'Parent', slug: 'parent', parent_id: String(page.id) }, `/admin/pages/${parent.id}`);
+      const cycle = await client.post(
+        `/admin/pages/${parent.id}`,
+        { ...fields, title: 'Parent', slug: 'parent', parent_id: String(page.id) },
+        `/admin/pages/${parent.id}`,
+      );
       expect(cycle.status).to.equal(400);
       expect(cycle.text).to.include('id="page-parent-error"');
       const future = await client.post(`/admin/pages/${page.id}`, { ...fields, created_at: '2999-01-01T10:00' }, `/admin/pages/${page.id}`);
@@ -120,7 +128,9 @@ describe('/admin pages screens', () => {
       const page = await createPage(ctx, { title: 'Blocs' });
       const client = await editor();
       const from = `/admin/pages/${page.id}`;
-      expect((await (await reader()).post(`/admin/pages/${page.id}/blocks`, { type: 'paragraph', version: await version(page.id) }, '/admin/pages')).status).to.equal(403);
+      expect(
+        (await (await reader()).post(`/admin/pages/${page.id}/blocks`, { type: 'paragraph', version: await version(page.id) }, '/admin/pages')).status,
+      ).to.equal(403);
       const unknown = await client.post(`/admin/pages/${page.id}/blocks`, { type: 'video', version: await version(page.id) }, from);
       expect(unknown.status).to.equal(400);
       for (const type of ['heading', 'paragraph', 'list', 'quote', 'link', 'children']) {
@@ -159,7 +169,13 @@ describe('/admin pages screens', () => {
     });
 
     it('refuses an action rendered from an older version of the page and shows the current blocks', async () => {
-      const page = await createPage(ctx, { title: 'Concurrence', blocks: [{ type: 'paragraph', text: 'A' }, { type: 'paragraph', text: 'B' }] });
+      const page = await createPage(ctx, {
+        title: 'Concurrence',
+        blocks: [
+          { type: 'paragraph', text: 'A' },
+          { type: 'paragraph', text: 'B' },
+        ],
+      });
       const client = await editor();
       const stale = await version(page.id);
       await client.post(`/admin/pages/${page.id}/blocks/0/delete`, { version: stale }, `/admin/pages/${page.id}`);
@@ -170,7 +186,11 @@ describe('/admin pages screens', () => {
     });
 
     it('picks the image of an image block from the media library and shows it on the public site', async () => {
-      const media = await insertMedia(ctx, { filename: 'media/' + 'a'.repeat(32) + '.png', original_name: 'photo.png', mime_type: 'image/png', size: 10, alt: 'Une photo' }, null);
+      const media = await insertMedia(
+        ctx,
+        { filename: 'media/' + 'a'.repeat(32) + '.png', original_name: 'photo.png', mime_type: 'image/png', size: 10, alt: 'Une photo' },
+        null,
+      );
       const page = await createPage(ctx, { title: 'Galerie' });
       const client = await editor();
       const from = `/admin/pages/${page.id}`;
@@ -196,11 +216,22 @@ describe('/admin pages screens', () => {
       const token = await client.token('/admin/media');
       const refusedReader = await reader();
       expect((await refusedReader.get('/admin/media')).status).to.equal(403);
-      const notImage = await request(app).post('/admin/media').set('Cookie', client.cookies()).field('_csrf', token).field('alt', 'Kept alt').attach('file', Buffer.from('text'), 'x.png');
+      const notImage = await request(app)
+        .post('/admin/media')
+        .set('Cookie', client.cookies())
+        .field('_csrf', token)
+        .field('alt', 'Kept alt')
+        .attach('file', Buffer.from('text'), 'x.png');
       expect(notImage.status).to.equal(415);
       expect(textOf(notImage.text)).to.include('Seules les images PNG, JPEG et WebP sont acceptées.');
       expect(notImage.text).to.include('value="Kept alt"');
-      const ok = await request(app).post('/admin/media').set('Cookie', client.cookies()).field('_csrf', token).field('alt', 'Un logo').field('caption', 'Légende').attach('file', PNG_1X1, 'logo.png');
+      const ok = await request(app)
+        .post('/admin/media')
+        .set('Cookie', client.cookies())
+        .field('_csrf', token)
+        .field('alt', 'Un logo')
+        .field('caption', 'Légende')
+        .attach('file', PNG_1X1, 'logo.png');
       expect(ok.status).to.equal(303);
       const row = (await ctx.db('app_pages_media').first())!;
       expect(row).to.include({ alt: 'Un logo', caption: 'Légende', original_name: 'logo.png' });
@@ -217,7 +248,7 @@ describe('/admin pages screens', () => {
       expect(long.text).to.include('id="media-alt-error"').and.include('Kept caption');
       const ok = await client.post(`/admin/media/${media.id}`, { alt: 'Texte', caption: 'Légende' }, `/admin/media/${media.id}`);
       expect(ok.status).to.equal(303);
-      expect(await ctx.db('app_pages_media').where({ id: media.id }).first())!.to.include({ alt: 'Texte', caption: 'Légende' });
+      expect(await ctx.db('app_pages_media').where({ id: media.id }).first()).to.include({ alt: 'Texte', caption: 'Légende' });
       await createPage(ctx, { title: 'Utilise', blocks: [{ type: 'image', media_id: media.id }] });
       const inUse = await client.post(`/admin/media/${media.id}/delete`, {}, `/admin/media/${media.id}`);
       expect(inUse.status).to.equal(409);

@@ -51,7 +51,11 @@ const SAMPLES: Record<string, Sample> = {
   // Users
   'GET /admin/users': { ok: 200, path: () => '/admin/users' },
   'GET /admin/users/new': { ok: 200, path: () => '/admin/users/new' },
-  'POST /admin/users': { ok: 303, path: () => '/admin/users', fields: () => ({ name: 'Nouveau', email: `new-${unique()}@example.com`, role: 'user', password: PASSWORD }) },
+  'POST /admin/users': {
+    ok: 303,
+    path: () => '/admin/users',
+    fields: () => ({ name: 'Nouveau', email: `new-${unique()}@example.com`, role: 'user', password: PASSWORD }),
+  },
   'GET /admin/users/:id': { ok: 200, path: (f) => `/admin/users/${f.target.id}` },
   'POST /admin/users/:id': { ok: 303, path: (f) => `/admin/users/${f.target.id}`, fields: () => ({ name: 'Renommé', role: 'user' }) },
   'POST /admin/users/:id/verify': { ok: 303, path: (f) => `/admin/users/${f.target.id}/verify` },
@@ -79,9 +83,21 @@ const SAMPLES: Record<string, Sample> = {
   'POST /admin/pages/:id/duplicate': { ok: 303, path: async (f) => `${await page(f)}/duplicate` },
   'GET /admin/pages/:id/delete': { ok: 200, path: async (f) => `${await page(f)}/delete` },
   'POST /admin/pages/:id/delete': { ok: 303, path: async (f) => `${await page(f)}/delete` },
-  'POST /admin/pages/:id/blocks': { ok: 303, path: async (f) => `${await page(f)}/blocks`, fields: async (f) => ({ ...(await version(f)), type: 'paragraph' }) },
-  'POST /admin/pages/:id/blocks/:index': { ok: 303, path: async (f) => `${await page(f)}/blocks/0`, fields: async (f) => ({ ...(await version(f)), text: 'Modifié' }) },
-  'POST /admin/pages/:id/blocks/:index/move': { ok: 303, path: async (f) => `${await page(f)}/blocks/1/move`, fields: async (f) => ({ ...(await version(f)), direction: 'up' }) },
+  'POST /admin/pages/:id/blocks': {
+    ok: 303,
+    path: async (f) => `${await page(f)}/blocks`,
+    fields: async (f) => ({ ...(await version(f)), type: 'paragraph' }),
+  },
+  'POST /admin/pages/:id/blocks/:index': {
+    ok: 303,
+    path: async (f) => `${await page(f)}/blocks/0`,
+    fields: async (f) => ({ ...(await version(f)), text: 'Modifié' }),
+  },
+  'POST /admin/pages/:id/blocks/:index/move': {
+    ok: 303,
+    path: async (f) => `${await page(f)}/blocks/1/move`,
+    fields: async (f) => ({ ...(await version(f)), direction: 'up' }),
+  },
   'POST /admin/pages/:id/blocks/:index/delete': { ok: 303, path: async (f) => `${await page(f)}/blocks/0/delete`, fields: version },
   // Pages module: media library
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },
@@ -144,8 +160,14 @@ describe('/admin and /account permission matrix', () => {
   beforeEach(() => resetData(ctx));
 
   it('has one valid submission for every row of /admin, /admin/profile and /account, and none for a row that does not exist', () => {
-    expect(ROWS.map((row) => row.key).filter((key) => !SAMPLES[key]), 'rows without a sample').to.deep.equal([]);
-    expect(Object.keys(SAMPLES).filter((key) => !ROWS.some((row) => row.key === key)), 'samples without a row').to.deep.equal([]);
+    expect(
+      ROWS.map((row) => row.key).filter((key) => !SAMPLES[key]),
+      'rows without a sample',
+    ).to.deep.equal([]);
+    expect(
+      Object.keys(SAMPLES).filter((key) => !ROWS.some((row) => row.key === key)),
+      'samples without a row',
+    ).to.deep.equal([]);
   });
 
   it('mounts exactly the registered /admin rows on the application', () => {
@@ -164,7 +186,9 @@ describe('/admin and /account permission matrix', () => {
         const path = await sample.path(fixture);
         let response: request.Response;
         if (row.method === 'get') {
-          response = await request(app).get(path).set('Cookie', who?.cookie ?? '');
+          response = await request(app)
+            .get(path)
+            .set('Cookie', who?.cookie ?? '');
         } else {
           const form = who ? await formToken(app, who.cookie) : { cookie: '', token: 'none' };
           const fields = { _csrf: form.token, ...(sample.fields ? await sample.fields(fixture) : {}) };

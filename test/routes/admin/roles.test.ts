@@ -18,7 +18,8 @@ describe('/admin/roles screens', () => {
   const admin = () => AdminClient.as(app, { role: 'admin' });
   const viewer = () => AdminClient.as(app, { permissions: ['admin.access', 'roles.view'] });
   const roleNamed = (name: string) => ctx.db('app_auth_roles').where({ name }).first();
-  const permissionsOf = async (id: number) => (await ctx.db('app_auth_role_permissions').where({ role_id: id }).orderBy('permission_key')).map((row) => row.permission_key);
+  const permissionsOf = async (id: number) =>
+    (await ctx.db('app_auth_role_permissions').where({ role_id: id }).orderBy('permission_key')).map((row) => row.permission_key);
 
   it('lists roles with their user counts; refuses without roles.view', async () => {
     const roleId = await makeRole(ctx, ['pages.view'], 'editor');
@@ -50,7 +51,11 @@ describe('/admin/roles screens', () => {
     expect(bad.status).to.equal(400);
     expect(bad.text).to.include('id="role-name-error"').and.include('Kept text');
     expect(bad.text).to.include('value="pages.manage" checked');
-    const ok = await client.post('/admin/roles', { name: 'editor', description: 'Rédaction', permissions: ['pages.view', 'pages.manage', 'admin.access'] }, '/admin/roles/new');
+    const ok = await client.post(
+      '/admin/roles',
+      { name: 'editor', description: 'Rédaction', permissions: ['pages.view', 'pages.manage', 'admin.access'] },
+      '/admin/roles/new',
+    );
     expect(ok.status).to.equal(303);
     const role = (await roleNamed('editor'))!;
     expect(ok.headers.location).to.equal(`/admin/roles/${role.id}`);

@@ -57,7 +57,17 @@ describe('/admin shell', () => {
 
   it('uses no inline style or script (the CSP forbids them) on the admin screens', async () => {
     const client = await AdminClient.as(app, { role: 'admin' });
-    for (const path of ['/admin', '/admin/users', '/admin/users/new', '/admin/roles', '/admin/roles/new', '/admin/pages', '/admin/pages/new', '/admin/media', '/account']) {
+    for (const path of [
+      '/admin',
+      '/admin/users',
+      '/admin/users/new',
+      '/admin/roles',
+      '/admin/roles/new',
+      '/admin/pages',
+      '/admin/pages/new',
+      '/admin/media',
+      '/account',
+    ]) {
       const page = await client.get(path);
       expect(page.status, path).to.equal(200);
       expect(page.text, path).not.to.match(/ style=|<style|<script(?![^>]*src=)/);

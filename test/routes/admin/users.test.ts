@@ -158,7 +158,11 @@ describe('/admin/users screens', () => {
       expect(unknown.text).to.include('value="Kept Name"');
       const ok = await client.post(`/admin/users/${target.id}`, { name: 'New Name', role: 'admin' }, `/admin/users/${target.id}`);
       expect(ok.status).to.equal(303);
-      const row = (await ctx.db('app_auth_users as u').join('app_auth_roles as r', 'r.id', 'u.role_id').where('u.id', target.id).first('u.name', 'r.name as role'))!;
+      const row = (await ctx
+        .db('app_auth_users as u')
+        .join('app_auth_roles as r', 'r.id', 'u.role_id')
+        .where('u.id', target.id)
+        .first('u.name', 'r.name as role'))!;
       expect(row).to.deep.equal({ name: 'New Name', role: 'admin' });
     });
 
@@ -186,9 +190,11 @@ describe('/admin/users screens', () => {
       expect(notice.text).to.include('after@example.com');
       expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
-      const followed = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
+      const followed = await request(app)
+        .get(link.pathname + link.search)
+        .set('Accept', 'text/html');
       expect(followed.status).to.equal(303);
-      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())).to.include({ email: 'after@example.com', email_verified: true });
+      expect(await ctx.db('app_auth_users').where({ id: target.id }).first()).to.include({ email: 'after@example.com', email_verified: true });
     });
 
     it('says on the page that the address-change link could not be sent, and changes nothing', async () => {
@@ -203,7 +209,9 @@ describe('/admin/users screens', () => {
 
     it('sets a password (sessions closed); refuses a short one without echoing it', async () => {
       const target = await makeUser(ctx, { email: 'pw@example.com' });
-      await ctx.db('app_auth_sessions').insert({ sid: 'x'.repeat(32), sess: '{}', expire: new Date(Date.now() + 3_600_000), user_id: target.id, public_id: 'a'.repeat(32) });
+      await ctx
+        .db('app_auth_sessions')
+        .insert({ sid: 'x'.repeat(32), sess: '{}', expire: new Date(Date.now() + 3_600_000), user_id: target.id, public_id: 'a'.repeat(32) });
       expect((await (await viewer()).post(`/admin/users/${target.id}/password`, { password: 'long enough pw' }, '/admin/users')).status).to.equal(403);
       const client = await admin();
       const bad = await client.post(`/admin/users/${target.id}/password`, { password: 'short' }, `/admin/users/${target.id}`);

@@ -33,15 +33,59 @@ const CASES: Case[] = [
   { method: 'post', route: '/users', path: '/users', body: { email: ['a@example.com'], name: 'A' }, status: 400, why: 'array for the email' },
   { method: 'post', route: '/users', path: '/users', body: { email: 'not-an-address', name: 'A' }, status: 400, why: 'invalid address' },
   { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A', email_verified: true }, status: 400, why: 'unknown field' },
-  { method: 'post', route: '/users', path: '/users', raw: { type: 'application/json', data: '{"email":"a@example.com","name":"A","__proto__":{"role":"admin"}}' }, status: 400, why: '__proto__ key' },
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    raw: { type: 'application/json', data: '{"email":"a@example.com","name":"A","__proto__":{"role":"admin"}}' },
+    status: 400,
+    why: '__proto__ key',
+  },
   { method: 'post', route: '/users', path: '/users', raw: { type: 'application/json', data: '{"email":' }, status: 400, why: 'broken JSON' },
-  { method: 'post', route: '/users', path: '/users', raw: { type: 'application/x-www-form-urlencoded', data: 'email=a%40example.com&name=A' }, status: 415, why: 'form body' },
-  { method: 'post', route: '/users', path: '/users', raw: { type: 'text/plain', data: '{"email":"a@example.com","name":"A"}' }, status: 415, why: 'text/plain body' },
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    raw: { type: 'application/x-www-form-urlencoded', data: 'email=a%40example.com&name=A' },
+    status: 415,
+    why: 'form body',
+  },
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    raw: { type: 'text/plain', data: '{"email":"a@example.com","name":"A"}' },
+    status: 415,
+    why: 'text/plain body',
+  },
   { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: big }, status: 413, why: 'body over the JSON limit' },
-  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A', password: 'short' }, status: 400, why: 'password under 8 characters' },
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    body: { email: 'a@example.com', name: 'A', password: 'short' },
+    status: 400,
+    why: 'password under 8 characters',
+  },
   { method: 'post', route: '/users', path: '/users', body: [{ email: 'a@example.com', name: 'A' }], status: 400, why: 'array body' },
-  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A' }, headers: { Origin: 'https://evil.example' }, status: 403, why: 'cross-site Origin' },
-  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A' }, headers: { 'Sec-Fetch-Site': 'cross-site' }, status: 403, why: 'cross-site fetch' },
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    body: { email: 'a@example.com', name: 'A' },
+    headers: { Origin: 'https://evil.example' },
+    status: 403,
+    why: 'cross-site Origin',
+  },
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    body: { email: 'a@example.com', name: 'A' },
+    headers: { 'Sec-Fetch-Site': 'cross-site' },
+    status: 403,
+    why: 'cross-site fetch',
+  },
   { method: 'get', route: '/users/:id', path: '/users/abc', status: 400, why: 'id not a number' },
   { method: 'get', route: '/users/:id', path: '/users/1.5', status: 400, why: 'id not an integer' },
   { method: 'get', route: '/users/:id', path: '/users/99999999999', status: 400, why: 'id out of range' },
@@ -54,7 +98,14 @@ const CASES: Case[] = [
   { method: 'put', route: '/users/:id/email', path: `/users/${T}/email`, body: { email: { $ne: null } }, status: 400, why: 'object for the email' },
   { method: 'put', route: '/users/:id/password', path: `/users/${T}/password`, body: { password: 12345678 }, status: 400, why: 'number for the password' },
   { method: 'put', route: '/users/:id/password', path: `/users/${T}/password`, body: { password: 'é'.repeat(40) }, status: 400, why: 'password over 72 bytes' },
-  { method: 'post', route: '/users/:id/send-password-reset', path: `/users/${T}/send-password-reset`, body: { email: 'x@example.com' }, status: 400, why: 'unexpected body' },
+  {
+    method: 'post',
+    route: '/users/:id/send-password-reset',
+    path: `/users/${T}/send-password-reset`,
+    body: { email: 'x@example.com' },
+    status: 400,
+    why: 'unexpected body',
+  },
   { method: 'post', route: '/users/:id/send-password-reset', path: '/users/999999/send-password-reset', status: 404, why: 'no such user' },
   { method: 'get', route: '/users/:id/roles', path: '/users/-1/roles', status: 400, why: 'negative id' },
   { method: 'post', route: '/users/:id/roles', path: `/users/${T}/roles`, body: { role_id: 'admin' }, status: 400, why: 'name for role_id' },
@@ -62,23 +113,64 @@ const CASES: Case[] = [
   { method: 'delete', route: '/users/:id/roles/:roleId', path: `/users/${T}/roles/abc`, status: 400, why: 'roleId not a number' },
   { method: 'put', route: '/users/profile', path: '/users/profile', body: { name: '' }, status: 400, why: 'empty name' },
   { method: 'put', route: '/users/profile', path: '/users/profile', body: { name: 'A', image: '/etc/passwd' }, status: 400, why: 'unknown field image' },
-  { method: 'post', route: '/users/profile/email', path: '/users/profile/email', body: { email: 'b@example.com' }, status: 400, why: 'missing current password' },
-  { method: 'post', route: '/users/profile/email', path: '/users/profile/email', body: { email: ['b@example.com'], current_password: 'x' }, status: 400, why: 'array for the email' },
+  {
+    method: 'post',
+    route: '/users/profile/email',
+    path: '/users/profile/email',
+    body: { email: 'b@example.com' },
+    status: 400,
+    why: 'missing current password',
+  },
+  {
+    method: 'post',
+    route: '/users/profile/email',
+    path: '/users/profile/email',
+    body: { email: ['b@example.com'], current_password: 'x' },
+    status: 400,
+    why: 'array for the email',
+  },
   { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm', status: 400, why: 'missing token' },
   { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm?token=a&token=b', status: 400, why: 'token given twice' },
   { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm?token=%3Cscript%3E', status: 400, why: 'token with foreign characters' },
   { method: 'get', route: '/users/email/confirm', path: '/users/email/confirm?token=unknowntoken', status: 400, why: 'unknown token' },
-  { method: 'post', route: '/users/profile/password', path: '/users/profile/password', body: { current_password: true, new_password: 'abcdefghij' }, status: 400, why: 'boolean for the password' },
-  { method: 'post', route: '/users/profile/picture', path: '/users/profile/picture', body: { picture: 'data:image/png;base64,AAAA' }, status: 415, why: 'JSON instead of multipart' },
+  {
+    method: 'post',
+    route: '/users/profile/password',
+    path: '/users/profile/password',
+    body: { current_password: true, new_password: 'abcdefghij' },
+    status: 400,
+    why: 'boolean for the password',
+  },
+  {
+    method: 'post',
+    route: '/users/profile/picture',
+    path: '/users/profile/picture',
+    body: { picture: 'data:image/png;base64,AAAA' },
+    status: 415,
+    why: 'JSON instead of multipart',
+  },
   { method: 'delete', route: '/users/profile/picture', path: '/users/profile/picture?all=1', status: 400, why: 'unknown query parameter' },
   { method: 'get', route: '/users/profile/sessions', path: '/users/profile/sessions?limit=5', status: 400, why: 'unknown query parameter' },
   { method: 'delete', route: '/users/profile/sessions', path: '/users/profile/sessions?keep_current=perhaps', status: 400, why: 'non-boolean keep_current' },
   { method: 'delete', route: '/users/profile/sessions/:sessionId', path: '/users/profile/sessions/not-hex', status: 400, why: 'malformed session id' },
-  { method: 'delete', route: '/users/profile/sessions/:sessionId', path: `/users/profile/sessions/${'b'.repeat(32)}`, status: 404, why: 'someone else’s or no session' },
+  {
+    method: 'delete',
+    route: '/users/profile/sessions/:sessionId',
+    path: `/users/profile/sessions/${'b'.repeat(32)}`,
+    status: 404,
+    why: 'someone else’s or no session',
+  },
   { method: 'get', route: '/roles', path: '/roles?limit=0', status: 400, why: 'limit zero' },
   { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: 'users.view' }, status: 400, why: 'string for permissions' },
   { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: [1, 2] }, status: 400, why: 'numbers in permissions' },
-  { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: ['users.view', 'users.view'] }, status: 400, why: 'duplicate permissions' },
+  {
+    method: 'post',
+    route: '/roles',
+    path: '/roles',
+    body: { name: 'x', permissions: ['users.view', 'users.view'] },
+    status: 400,
+    why: 'duplicate permissions',
+  },
   { method: 'post', route: '/roles', path: '/roles', body: { name: 'x', permissions: [], system: true }, status: 400, why: 'unknown field system' },
   { method: 'get', route: '/roles/:id', path: '/roles/abc', status: 400, why: 'id not a number' },
   { method: 'get', route: '/roles/:id', path: '/roles/999999', status: 404, why: 'no such role' },
@@ -87,9 +179,23 @@ const CASES: Case[] = [
   { method: 'get', route: '/permissions', path: '/permissions?section=users', status: 400, why: 'unknown query parameter' },
   { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A\u0000B' }, status: 400, why: 'NUL in the name' },
   { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A\ud800' }, status: 400, why: 'lone surrogate in the name' },
-  { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A', role: 'bad<role>' }, status: 400, why: 'role name outside its pattern' },
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    body: { email: 'a@example.com', name: 'A', role: 'bad<role>' },
+    status: 400,
+    why: 'role name outside its pattern',
+  },
   { method: 'post', route: '/users/:id/resend-invitation', path: '/users/abc/resend-invitation', status: 400, why: 'id not a number' },
-  { method: 'post', route: '/users/:id/resend-invitation', path: `/users/${T}/resend-invitation`, body: { email: 'x@example.com' }, status: 400, why: 'unexpected body' },
+  {
+    method: 'post',
+    route: '/users/:id/resend-invitation',
+    path: `/users/${T}/resend-invitation`,
+    body: { email: 'x@example.com' },
+    status: 400,
+    why: 'unexpected body',
+  },
   { method: 'post', route: '/roles', path: '/roles', body: { name: 'bad/name', permissions: [] }, status: 400, why: 'role name outside its pattern' },
   { method: 'put', route: '/roles/:id', path: '/roles/1', body: { name: 'a\u0000b' }, status: 400, why: 'NUL in the role name' },
   // Pages module: admin routes
@@ -133,7 +239,10 @@ describe('/app/api bad input', () => {
   for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
     it(`${method.toUpperCase()} /app/api/does-not-exist → 404 {error, code: not_found}`, async () => {
       const admin = await caller(ctx, { role: 'admin' });
-      const response = await request(app)[method]('/app/api/does-not-exist').set('Cookie', admin.cookie).send(method === 'get' ? undefined : { x: 1 });
+      const response = await request(app)
+        [method]('/app/api/does-not-exist')
+        .set('Cookie', admin.cookie)
+        .send(method === 'get' ? undefined : { x: 1 });
       expect(response.status).to.equal(404);
       expect(response.headers['content-type']).to.match(/^application\/json/);
       expect(response.body).to.include({ code: 'not_found' });
@@ -154,7 +263,15 @@ describe('/app/api bad input', () => {
   });
 
   const tables = ['app_auth_users', 'app_auth_roles', 'app_auth_role_permissions', 'app_auth_user_roles', 'app_pages', 'app_pages_media'];
-  const snapshot = async () => Promise.all(tables.map((table) => ctx.db(table).select().then((rows) => JSON.stringify(rows))));
+  const snapshot = async () =>
+    Promise.all(
+      tables.map((table) =>
+        ctx
+          .db(table)
+          .select()
+          .then((rows) => JSON.stringify(rows)),
+      ),
+    );
 
   for (const entry of CASES) {
     it(`${entry.method.toUpperCase()} ${entry.path.slice(0, 60)} (${entry.why}) → ${entry.status}`, async () => {
@@ -162,7 +279,9 @@ describe('/app/api bad input', () => {
       expect(target.id).to.equal(T);
       const admin = await caller(ctx, { role: 'admin' });
       const before = await snapshot();
-      let req = request(app)[entry.method]('/app/api' + entry.path).set('Cookie', admin.cookie);
+      let req = request(app)
+        [entry.method]('/app/api' + entry.path)
+        .set('Cookie', admin.cookie);
       for (const [name, value] of Object.entries(entry.headers ?? {})) req = req.set(name, value);
       if (entry.raw) req = req.set('Content-Type', entry.raw.type).send(entry.raw.data);
       else if (entry.body !== undefined) req = req.send(entry.body as object);

@@ -42,7 +42,7 @@ describe('/app/api flows with email', () => {
       expect(setup.status).to.equal(303);
       const login = await client.submit('/auth/login', { email: 'carol@example.com', password: PASSWORD });
       expect(login.status).to.equal(303);
-      expect(await ctx.db('app_auth_users').where({ id: created.body.id }).first())!.to.include({ email_verified: true });
+      expect(await ctx.db('app_auth_users').where({ id: created.body.id }).first()).to.include({ email_verified: true });
     });
 
     it('creates a verified account that can log in at once when a password is given, and sends no email', async () => {
@@ -68,25 +68,32 @@ describe('/app/api flows with email', () => {
   describe('address change (POST /app/api/users/profile/email, GET /app/api/users/email/confirm)', () => {
     it('sends the link to the new address, notifies the old one, and changes the address only once the link is followed', async () => {
       const me = await caller(ctx, { email: 'old@example.com' });
-      const started = await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'New@Example.com', current_password: PASSWORD });
+      const started = await request(app)
+        .post('/app/api/users/profile/email')
+        .set('Cookie', me.cookie)
+        .send({ email: 'New@Example.com', current_password: PASSWORD });
       expect(started.status).to.equal(202);
       expect(started.body).to.deep.equal({ email: 'old@example.com', pending_email: 'new@example.com' });
       const confirmation = await smtp.waitForMessage('new@example.com');
       const notice = await smtp.waitForMessage('old@example.com');
       expect(notice.text).to.include('new@example.com');
-      expect(await ctx.db('app_auth_users').where({ id: me.id }).first())!.to.include({ email: 'old@example.com' });
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
 
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
       // A browser, not logged in (the link may be opened on another device).
-      const followed = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
+      const followed = await request(app)
+        .get(link.pathname + link.search)
+        .set('Accept', 'text/html');
       expect(followed.status).to.equal(303);
       expect(followed.headers.location).to.equal('/account?email_change=confirmed');
-      expect(await ctx.db('app_auth_users').where({ id: me.id }).first())!.to.include({ email: 'new@example.com', email_verified: true });
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'new@example.com', email_verified: true });
 
       const reused = await request(app).get(link.pathname + link.search);
       expect(reused.status).to.equal(400);
       expect(reused.body.code).to.equal('invalid_token');
-      const reusedInBrowser = await request(app).get(link.pathname + link.search).set('Accept', 'text/html');
+      const reusedInBrowser = await request(app)
+        .get(link.pathname + link.search)
+        .set('Accept', 'text/html');
       expect(reusedInBrowser.headers.location).to.equal('/account?email_change=invalid');
     });
 
@@ -99,12 +106,15 @@ describe('/app/api flows with email', () => {
       const response = await request(app).get(link.pathname + link.search);
       expect(response.status).to.equal(400);
       expect(response.body.error).to.equal('Ce lien est invalide ou a expiré. Une nouvelle demande est nécessaire.');
-      expect(await ctx.db('app_auth_users').where({ id: me.id }).first())!.to.include({ email: 'old@example.com' });
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
     });
 
     it('refuses a wrong current password, sends nothing and issues no token', async () => {
       const me = await caller(ctx);
-      const response = await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'new@example.com', current_password: 'wrong password' });
+      const response = await request(app)
+        .post('/app/api/users/profile/email')
+        .set('Cookie', me.cookie)
+        .send({ email: 'new@example.com', current_password: 'wrong password' });
       expect(response.status).to.equal(400);
       expect(response.body.code).to.equal('current_password_wrong');
       expect(await ctx.db('app_auth_verifications').where({ kind: 'email_change' })).to.have.length(0);
@@ -114,14 +124,20 @@ describe('/app/api flows with email', () => {
     it('refuses an address another account already uses (409)', async () => {
       const me = await caller(ctx);
       await makeUser(ctx, { email: 'taken@example.com' });
-      const response = await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'taken@example.com', current_password: PASSWORD });
+      const response = await request(app)
+        .post('/app/api/users/profile/email')
+        .set('Cookie', me.cookie)
+        .send({ email: 'taken@example.com', current_password: PASSWORD });
       expect(response.status).to.equal(409);
     });
 
     it('answers 503 when the confirmation cannot be sent', async () => {
       const me = await caller(ctx);
       smtp.setFailing(true);
-      const response = await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'new@example.com', current_password: PASSWORD });
+      const response = await request(app)
+        .post('/app/api/users/profile/email')
+        .set('Cookie', me.cookie)
+        .send({ email: 'new@example.com', current_password: PASSWORD });
       expect(response.status).to.equal(503);
     });
   });
@@ -148,10 +164,16 @@ describe('/app/api flows with email', () => {
     it('refuses a wrong current password and a new password under 8 characters, changing nothing', async () => {
       const me = await caller(ctx);
       const other = await logIn(ctx, me);
-      const wrong = await request(app).post('/app/api/users/profile/password').set('Cookie', me.cookie).send({ current_password: 'nope nope', new_password: 'a brand new password' });
+      const wrong = await request(app)
+        .post('/app/api/users/profile/password')
+        .set('Cookie', me.cookie)
+        .send({ current_password: 'nope nope', new_password: 'a brand new password' });
       expect(wrong.status).to.equal(400);
       expect(wrong.body.code).to.equal('current_password_wrong');
-      const short = await request(app).post('/app/api/users/profile/password').set('Cookie', me.cookie).send({ current_password: PASSWORD, new_password: 'short' });
+      const short = await request(app)
+        .post('/app/api/users/profile/password')
+        .set('Cookie', me.cookie)
+        .send({ current_password: PASSWORD, new_password: 'short' });
       expect(short.status).to.equal(400);
       expect(short.body.details[0].field).to.equal('new_password');
       expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', other.cookie)).status).to.equal(200);

@@ -22,12 +22,21 @@ interface Sample {
 const SAMPLES: Record<string, Sample> = {
   // Profile (any logged-in user)
   'PUT /users/profile': { ok: 200, path: () => '/users/profile', body: () => ({ name: 'Moi' }) },
-  'POST /users/profile/email': { ok: 202, path: () => '/users/profile/email', body: () => ({ email: `me-${unique()}@example.com`, current_password: PASSWORD }) },
+  'POST /users/profile/email': {
+    ok: 202,
+    path: () => '/users/profile/email',
+    body: () => ({ email: `me-${unique()}@example.com`, current_password: PASSWORD }),
+  },
   'GET /users/email/confirm': {
     ok: 200,
-    path: async (f) => `/users/email/confirm?token=${(await issueToken(f.ctx, 'email_change', f.target, { newEmail: `confirmed-${unique()}@example.com` })).token}`,
+    path: async (f) =>
+      `/users/email/confirm?token=${(await issueToken(f.ctx, 'email_change', f.target, { newEmail: `confirmed-${unique()}@example.com` })).token}`,
   },
-  'POST /users/profile/password': { ok: 204, path: () => '/users/profile/password', body: () => ({ current_password: PASSWORD, new_password: 'a new password' }) },
+  'POST /users/profile/password': {
+    ok: 204,
+    path: () => '/users/profile/password',
+    body: () => ({ current_password: PASSWORD, new_password: 'a new password' }),
+  },
   'POST /users/profile/picture': { ok: 200, path: () => '/users/profile/picture' },
   'DELETE /users/profile/picture': { ok: 204, path: () => '/users/profile/picture' },
   'GET /users/profile/sessions': { ok: 200, path: () => '/users/profile/sessions' },
@@ -114,8 +123,14 @@ describe('/app/api permission matrix', () => {
   beforeEach(() => resetData(ctx));
 
   it('has one valid request for every row the modules register on /app/api, and none for a row that does not exist', () => {
-    expect(ROWS.map((row) => row.key).filter((key) => !SAMPLES[key]), 'rows without a sample').to.deep.equal([]);
-    expect(Object.keys(SAMPLES).filter((key) => !ROWS.some((row) => row.key === key)), 'samples without a row').to.deep.equal([]);
+    expect(
+      ROWS.map((row) => row.key).filter((key) => !SAMPLES[key]),
+      'rows without a sample',
+    ).to.deep.equal([]);
+    expect(
+      Object.keys(SAMPLES).filter((key) => !ROWS.some((row) => row.key === key)),
+      'samples without a row',
+    ).to.deep.equal([]);
   });
 
   it('mounts exactly those rows on the application', () => {

@@ -18,7 +18,8 @@ describe('/app/api rate limit (RATE_LIMIT_API)', () => {
   it('refuses an anonymous write at its guard without spending the budget, then counts the caller’s writes up to 429 with Retry-After', async () => {
     for (let index = 0; index < 3; index++) expect((await request(app).put('/app/api/users/profile').send({ name: 'x' })).status).to.equal(401);
     const me = await caller(ctx);
-    for (let index = 0; index < 6; index++) expect((await request(app).put('/app/api/users/profile').set('Cookie', me.cookie).send({ name: 'x' })).status).to.equal(200);
+    for (let index = 0; index < 6; index++)
+      expect((await request(app).put('/app/api/users/profile').set('Cookie', me.cookie).send({ name: 'x' })).status).to.equal(200);
     const refused = await request(app).put('/app/api/users/profile').set('Cookie', me.cookie).send({ name: 'x' });
     expect(refused.status).to.equal(429);
     expect(refused.body.code).to.equal('rate_limited');
@@ -29,7 +30,14 @@ describe('/app/api rate limit (RATE_LIMIT_API)', () => {
     const me = await caller(ctx);
     for (let index = 0; index < 5; index++) expect((await request(app).get('/app/api/users/profile/sessions').set('Cookie', me.cookie)).status).to.equal(200);
     for (let index = 0; index < 6; index++) {
-      expect((await request(app).put('/app/api/users/profile').set('Cookie', me.cookie).send({ name: `n${index}` })).status).to.equal(200);
+      expect(
+        (
+          await request(app)
+            .put('/app/api/users/profile')
+            .set('Cookie', me.cookie)
+            .send({ name: `n${index}` })
+        ).status,
+      ).to.equal(200);
     }
     expect((await request(app).put('/app/api/users/profile').set('Cookie', me.cookie).send({ name: 'late' })).status).to.equal(429);
   });

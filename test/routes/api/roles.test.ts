@@ -33,9 +33,18 @@ describe('/app/api/roles and /app/api/permissions', () => {
 
   it('creates, shows, lists, changes and deletes a role, with the role JSON of DESIGN §3', async () => {
     const admin = await caller(ctx, { role: 'admin' });
-    const created = await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'editor', description: 'Rédaction', permissions: ['users.view', 'admin.access'] });
+    const created = await request(app)
+      .post('/app/api/roles')
+      .set('Cookie', admin.cookie)
+      .send({ name: 'editor', description: 'Rédaction', permissions: ['users.view', 'admin.access'] });
     expect(created.status).to.equal(201);
-    expect(created.body).to.deep.include({ name: 'editor', description: 'Rédaction', permissions: ['admin.access', 'users.view'], system: false, user_count: 0 });
+    expect(created.body).to.deep.include({
+      name: 'editor',
+      description: 'Rédaction',
+      permissions: ['admin.access', 'users.view'],
+      system: false,
+      user_count: 0,
+    });
     expect(created.body).to.have.all.keys('id', 'name', 'description', 'permissions', 'system', 'user_count');
     await makeUser(ctx, { role: 'editor' });
     const shown = await request(app).get(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie);
@@ -44,8 +53,11 @@ describe('/app/api/roles and /app/api/permissions', () => {
     expect(list.body).to.include({ total: 3, limit: 50, offset: 0 });
     expect(list.body.items.map((role: { name: string }) => role.name)).to.deep.equal(['admin', 'user', 'editor']);
     const adminRole = list.body.items[0];
-    expect(adminRole.permissions).to.deep.equal((await ctx.db('app_auth_permissions').orderBy('key').pluck('key')));
-    const changed = await request(app).put(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie).send({ permissions: ['roles.view'] });
+    expect(adminRole.permissions).to.deep.equal(await ctx.db('app_auth_permissions').orderBy('key').pluck('key'));
+    const changed = await request(app)
+      .put(`/app/api/roles/${created.body.id}`)
+      .set('Cookie', admin.cookie)
+      .send({ permissions: ['roles.view'] });
     expect(changed.body.permissions).to.deep.equal(['roles.view']);
     expect((await request(app).delete(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie)).status).to.equal(204);
     expect((await request(app).get(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie)).status).to.equal(404);
@@ -63,7 +75,10 @@ describe('/app/api/roles and /app/api/permissions', () => {
     const admin = await caller(ctx, { role: 'admin' });
     await makeRole(ctx, [], 'editor');
     expect((await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'editor', permissions: [] })).status).to.equal(409);
-    const unknown = await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'other', permissions: ['users.view', 'everything.root'] });
+    const unknown = await request(app)
+      .post('/app/api/roles')
+      .set('Cookie', admin.cookie)
+      .send({ name: 'other', permissions: ['users.view', 'everything.root'] });
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error).to.include('everything.root');
     expect(await ctx.db('app_auth_roles').where({ name: 'other' })).to.have.length(0);
@@ -84,10 +99,16 @@ describe('/app/api/roles and /app/api/permissions', () => {
   it('forbids a role manager to put into a role, or take out of it, a permission it lacks', async () => {
     const manager = await caller(ctx, { permissions: ['admin.access', 'roles.view', 'roles.manage'] });
     const ownRoleId = (await ctx.db('app_auth_users').where({ id: manager.id }).first())!.role_id;
-    const grow = await request(app).put(`/app/api/roles/${ownRoleId}`).set('Cookie', manager.cookie).send({ permissions: ['admin.access', 'roles.view', 'roles.manage', 'users.manage'] });
+    const grow = await request(app)
+      .put(`/app/api/roles/${ownRoleId}`)
+      .set('Cookie', manager.cookie)
+      .send({ permissions: ['admin.access', 'roles.view', 'roles.manage', 'users.manage'] });
     expect(grow.status).to.equal(403);
     expect(grow.body.code).to.equal('escalation');
-    const create = await request(app).post('/app/api/roles').set('Cookie', manager.cookie).send({ name: 'sneaky', permissions: ['users.manage'] });
+    const create = await request(app)
+      .post('/app/api/roles')
+      .set('Cookie', manager.cookie)
+      .send({ name: 'sneaky', permissions: ['users.manage'] });
     expect(create.status).to.equal(403);
     const otherId = await makeRole(ctx, ['users.manage'], 'managers');
     expect((await request(app).put(`/app/api/roles/${otherId}`).set('Cookie', manager.cookie).send({ permissions: [] })).status).to.equal(403);

@@ -23,7 +23,10 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
   it('stores a real PNG under a generated name, serves it with its type and nosniff, and removes it when replaced', async () => {
     const me = await caller(ctx);
     const before = storedFiles(ctx);
-    const uploaded = await request(app).post('/app/api/users/profile/picture').set('Cookie', me.cookie).attach('picture', PNG_1X1, { filename: 'me.png', contentType: 'image/png' });
+    const uploaded = await request(app)
+      .post('/app/api/users/profile/picture')
+      .set('Cookie', me.cookie)
+      .attach('picture', PNG_1X1, { filename: 'me.png', contentType: 'image/png' });
     expect(uploaded.status).to.equal(200);
     expect(uploaded.body.image).to.match(/^\/uploads\/avatars\/[a-f0-9]{32}\.png$/);
     expect((await ctx.db('app_auth_users').where({ id: me.id }).first())!.image).to.equal(uploaded.body.image);
@@ -33,7 +36,10 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
     expect(served.headers['x-content-type-options']).to.equal('nosniff');
     expect(Buffer.compare(served.body, PNG_1X1)).to.equal(0);
 
-    const replaced = await request(app).post('/app/api/users/profile/picture').set('Cookie', me.cookie).attach('picture', JPEG_BYTES, { filename: 'other.bin' });
+    const replaced = await request(app)
+      .post('/app/api/users/profile/picture')
+      .set('Cookie', me.cookie)
+      .attach('picture', JPEG_BYTES, { filename: 'other.bin' });
     expect(replaced.status).to.equal(200);
     expect(replaced.body.image).to.match(/\.jpg$/);
     expect((await request(app).get(uploaded.body.image)).status).to.equal(404);
@@ -47,7 +53,10 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
 
   it('accepts WebP by its magic bytes whatever the file name says', async () => {
     const me = await caller(ctx);
-    const response = await request(app).post('/app/api/users/profile/picture').set('Cookie', me.cookie).attach('picture', WEBP_BYTES, { filename: 'photo.png', contentType: 'image/png' });
+    const response = await request(app)
+      .post('/app/api/users/profile/picture')
+      .set('Cookie', me.cookie)
+      .attach('picture', WEBP_BYTES, { filename: 'photo.png', contentType: 'image/png' });
     expect(response.status).to.equal(200);
     expect(response.body.image).to.match(/\.webp$/);
   });
@@ -56,7 +65,10 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
     const me = await caller(ctx);
     const before = storedFiles(ctx);
     const big = Buffer.concat([PNG_1X1, Buffer.alloc(2 * 1024 * 1024)]);
-    const response = await request(app).post('/app/api/users/profile/picture').set('Cookie', me.cookie).attach('picture', big, { filename: 'big.png', contentType: 'image/png' });
+    const response = await request(app)
+      .post('/app/api/users/profile/picture')
+      .set('Cookie', me.cookie)
+      .attach('picture', big, { filename: 'big.png', contentType: 'image/png' });
     expect(response.status).to.equal(413);
     expect(response.body.code).to.equal('payload_too_large');
     expect(storedFiles(ctx)).to.deep.equal(before);
@@ -67,7 +79,10 @@ describe('profile picture (POST/DELETE /app/api/users/profile/picture, GET /uplo
     const me = await caller(ctx);
     const before = storedFiles(ctx);
     const html = Buffer.from('<!doctype html><script>alert(1)</script>');
-    const response = await request(app).post('/app/api/users/profile/picture').set('Cookie', me.cookie).attach('picture', html, { filename: 'evil.png', contentType: 'image/png' });
+    const response = await request(app)
+      .post('/app/api/users/profile/picture')
+      .set('Cookie', me.cookie)
+      .attach('picture', html, { filename: 'evil.png', contentType: 'image/png' });
     expect(response.status).to.equal(415);
     expect(storedFiles(ctx)).to.deep.equal(before);
   });
