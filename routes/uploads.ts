@@ -7,7 +7,7 @@ import { serveUpload } from '../controllers/uploads/serve.js';
 import type { AppContext } from '../lib/context.js';
 import { text } from '../lib/schema-primitives.js';
 import { notFound } from '../middleware/error-handler.js';
-import { mountRoutes, noStep, route, type Surface } from './define.js';
+import { mountRoutes, route, type Surface } from './define.js';
 
 const fileParams = Joi.object<{ dir: string; file: string }>({ dir: text().max(100).required(), file: text().max(200).required() });
 
@@ -15,7 +15,7 @@ export const uploadRoutes = [route({ method: 'get', path: '/:dir/:file', access:
 
 export function uploadsRouter(ctx: AppContext): Router {
   const router = Router();
-  const surface: Surface = { strict: false, session: [], prepare: () => [noStep], failure: () => [] };
+  const surface: Surface = { strict: false, session: [], prepare: () => [], failure: () => [] };
   mountRoutes(router, ctx, surface, uploadRoutes);
   router.use(notFound);
   return router;

@@ -133,6 +133,7 @@ const CASES: Case[] = [
   // Pages module: pages and blocks
   { row: 'GET /admin/pages', path: '/admin/pages?visibility=hidden', status: 400, why: 'unknown visibility' },
   { row: 'GET /admin/pages/new', path: '/admin/pages/new?parent=abc', status: 400, why: 'parent not an id' },
+  { row: 'GET /admin/pages/parent-candidates', path: '/admin/pages/parent-candidates?exclude=abc', status: 400, why: 'exclude not an id' },
   { row: 'POST /admin/pages', path: '/admin/pages', fields: { title: '  ', slug: 'Bad Slug' }, status: 400, why: 'blank title' },
   { row: 'GET /admin/pages/:id', path: '/admin/pages/abc', status: 404, why: 'id not a number' },
   { row: 'POST /admin/pages/:id', path: page, fields: { title: 'T\u0000' }, status: 400, why: 'NUL in the title' },

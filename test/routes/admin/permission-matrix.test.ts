@@ -77,6 +77,7 @@ const SAMPLES: Record<string, Sample> = {
   // Pages module: pages and blocks
   'GET /admin/pages': { ok: 200, path: () => '/admin/pages' },
   'GET /admin/pages/new': { ok: 200, path: () => '/admin/pages/new' },
+  'GET /admin/pages/parent-candidates': { ok: 200, path: () => '/admin/pages/parent-candidates?q=Page' },
   'POST /admin/pages': { ok: 303, path: () => '/admin/pages', fields: () => ({ title: `Nouvelle ${unique()}` }) },
   'GET /admin/pages/:id': { ok: 200, path: page },
   'POST /admin/pages/:id': { ok: 303, path: page, fields: () => ({ title: 'Renommée', slug: '', parent_id: '', template: 'default', visibility: 'public' }) },
