@@ -11,10 +11,13 @@ import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js
 import { createLogger } from './lib/logger.js';
 import { collectModules, type SiteModule } from './lib/modules.js';
 import { publicDir } from './lib/paths.js';
+import { setupCodeRequired } from './lib/setup-code.js';
 import { configureViews } from './lib/views.js';
 import { createErrorHandler, notFound, watchDatabaseOutage } from './middleware/error-handler.js';
+import { createHostCheck } from './middleware/host-check.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { needsFirstRun } from './models/auth/registration.js';
 import { coreModule } from './routes/core-module.js';
 import { mountAreas } from './routes/index.js';
 import { pagesModule } from './routes/pages/index.js';
@@ -40,6 +43,8 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   configureViews(app, config);
 
   app.use(requestContext(ctx.logger));
+  // Before anything answers, after the request has its id: a refused host still gets its log line.
+  app.use(createHostCheck(ctx));
   app.use(securityHeaders());
   app.use('/assets', express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
   mountAreas(app, ctx);
@@ -151,6 +156,12 @@ async function main(): Promise<void> {
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl }, 'server listening');
+  // Only here, never on a page: whoever reads the server's log is whoever runs it (when
+  // the database cannot say whether an account exists, printing it harms nothing).
+  if (setupCodeRequired(config) && (await needsFirstRun(running.app.locals.ctx).catch(() => true))) {
+    const { setupCode } = running.app.locals.ctx.memo;
+    logger.warn({ setupCode }, `no account exists yet and the server listens beyond loopback: the first-run form asks for this setup code: ${setupCode}`);
+  }
   const outbox = running.app.locals.ctx.mailer.outboxDirectory();
   if (outbox) logger.warn({ outbox }, 'SMTP_URL is not set: emails are written to the outbox folder, not sent');
 

@@ -11,6 +11,7 @@ import { createKnex } from './db.js';
 import { createLogger, type Logger } from './logger.js';
 import type { SiteRegistry } from './modules.js';
 import { createPasswordHasher, type PasswordHasher } from './password-hasher.js';
+import { newSetupCode } from './setup-code.js';
 
 /** Facts an application learns once and keeps for its lifetime. */
 export interface AppMemo {
@@ -24,6 +25,8 @@ export interface AppMemo {
   databaseDown: boolean;
   /** Warnings already logged once (keys chosen by their authors). */
   loggedOnce: Set<string>;
+  /** The first-run form's one-time code when HOST is not loopback (lib/setup-code.ts); new at each start. */
+  readonly setupCode: string;
 }
 
 export interface AppContext {
@@ -52,7 +55,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     logger,
     background: new BackgroundTasks(logger),
     site,
-    memo: { accountExists: false, databaseDown: false, lastRateLimitSweep: 0, loggedOnce: new Set() },
+    memo: { accountExists: false, databaseDown: false, lastRateLimitSweep: 0, loggedOnce: new Set(), setupCode: newSetupCode() },
   };
 }
 

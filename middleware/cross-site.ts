@@ -17,7 +17,10 @@ export function isCrossSite(req: Request, baseUrl: string): boolean {
   if (fetchSite) return fetchSite !== 'same-origin' && fetchSite !== 'none';
   const origin = req.get('origin');
   if (origin && origin !== 'null') {
-    const allowed = new Set([new URL(baseUrl).origin, `${req.protocol}://${req.get('host')}`]);
+    // The request's own host is one of ours: middleware/host-check.ts checked this same
+    // value (X-Forwarded-Host behind a trusted proxy, else Host) and answers no other, or
+    // a rebound name would pass as same-origin here.
+    const allowed = new Set([new URL(baseUrl).origin, `${req.protocol}://${req.host}`]);
     return !allowed.has(origin);
   }
   return origin === 'null';

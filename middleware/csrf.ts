@@ -1,7 +1,10 @@
 // CSRF tokens for HTML forms, usable without a session (visitors of /auth have none):
 // a double-submit token. A random value lives in an HttpOnly cookie; each form carries
-// `_csrf` = salt + HMAC(secret, value + salt). A forged request cannot read the cookie,
-// and a planted cookie is useless without the secret to sign the matching field.
+// `_csrf` = salt + HMAC(secret, value + salt + session). A forged request cannot read
+// the cookie, and a planted cookie is useless without the secret to sign the matching
+// field. When the request has a session, the token is also bound to it: someone who
+// plants their own cookie in a victim's browser, with a token the site gave them for
+// that cookie, still holds a token of another session (theirs, or none), refused.
 // The first line of defence, refusing cross-site Origin/Sec-Fetch-Site, runs first.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -62,20 +65,30 @@ export interface Csrf {
   protection: RequestHandler[];
 }
 
+/**
+ * The session a token is bound to: the stored (logged-in) session's id, or '' for a
+ * visitor without one. express-session gives every request a fresh, unsaved id when it
+ * has no stored session: binding to that would change at each request.
+ */
+function sessionBinding(req: Request): string {
+  return req.session?.userId !== undefined ? req.sessionID : '';
+}
+
 export function createCsrf(ctx: AppContext): Csrf {
   const { sessionSecret } = ctx.config;
-  const sign = (secretValue: string, salt: string) => createHmac('sha256', sessionSecret).update(`csrf:${secretValue}:${salt}`).digest('base64url');
+  const sign = (secretValue: string, salt: string, session: string) =>
+    createHmac('sha256', sessionSecret).update(`csrf:${secretValue}:${salt}:${session}`).digest('base64url');
 
-  function tokenFor(secretValue: string): string {
+  function tokenFor(secretValue: string, session: string): string {
     const salt = randomBytes(9).toString('base64url');
-    return `${salt}.${sign(secretValue, salt)}`;
+    return `${salt}.${sign(secretValue, salt, session)}`;
   }
 
-  function tokenMatches(secretValue: string, token: unknown): boolean {
+  function tokenMatches(secretValue: string, session: string, token: unknown): boolean {
     if (typeof token !== 'string' || token.length > 200) return false;
     const [salt, mac] = token.split('.');
     if (!salt || !mac) return false;
-    const expected = Buffer.from(sign(secretValue, salt));
+    const expected = Buffer.from(sign(secretValue, salt, session));
     const given = Buffer.from(mac);
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
@@ -87,7 +100,8 @@ export function createCsrf(ctx: AppContext): Csrf {
         secretValue = randomBytes(24).toString('base64url');
         res.cookie(CSRF_COOKIE, secretValue, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
       }
-      return tokenFor(secretValue);
+      // Read when the page renders: the row's session lookup has run by then.
+      return tokenFor(secretValue, sessionBinding(req));
     });
     next();
   }
@@ -96,7 +110,7 @@ export function createCsrf(ctx: AppContext): Csrf {
     if (SAFE_METHODS.has(req.method)) return next();
     const secretValue = readCookie(req, CSRF_COOKIE);
     const token = ((req.body ?? {}) as Record<string, unknown>)[CSRF_FIELD] ?? req.get('x-csrf-token');
-    if (!secretValue || !tokenMatches(secretValue, token)) return next(new ForbiddenError(csrfMessage, { code: 'csrf' }));
+    if (!secretValue || !tokenMatches(secretValue, sessionBinding(req), token)) return next(new ForbiddenError(csrfMessage, { code: 'csrf' }));
     next();
   }
 

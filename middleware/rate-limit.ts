@@ -9,7 +9,30 @@ import { RateLimitedError } from '../lib/errors.js';
 import { PostgresRateLimitStore } from '../models/rate-limits.js';
 import { clientAddressKey } from './client-ip.js';
 
-export const rateLimitMessage = 'Trop de tentatives depuis cette adresse. Un nouvel essai sera possible dans quelques minutes.';
+/** A wait of `seconds`, in French: «12 minutes», «1 heure», «1 heure et 30 minutes» (rounded up, at least a minute). */
+export function waitText(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const plural = (count: number, word: string) => `${count} ${word}${count > 1 ? 's' : ''}`;
+  if (minutes < 60) return plural(minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? plural(hours, 'heure') : `${plural(hours, 'heure')} et ${plural(rest, 'minute')}`;
+}
+
+/** Seconds until a window's reset (Retry-After), at least 1. */
+export function secondsUntil(ctx: AppContext, resetAt: Date): number {
+  return Math.max(1, Math.ceil((resetAt.getTime() - ctx.clock.nowMs()) / 1000));
+}
+
+/**
+ * The refusal of a spent budget: 429, Retry-After from the window's real reset time,
+ * and a message saying how long to wait. `subject` says whose budget is spent.
+ */
+export function rateLimitedError(ctx: AppContext, resetAt: Date, subject: 'address' | 'account' = 'address'): RateLimitedError {
+  const seconds = secondsUntil(ctx, resetAt);
+  const who = subject === 'address' ? 'depuis cette adresse' : 'pour ce compte';
+  return new RateLimitedError(`Trop de tentatives ${who}. Un nouvel essai sera possible dans ${waitText(seconds)}.`, seconds);
+}
 
 export interface RateLimiterOptions {
   /** Methods that count; default POST only (showing a form costs nothing). */
@@ -35,10 +58,10 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
     skip: (req: Request) => !methods.has(req.method) || clientAddressKey(ctx, req) === undefined,
     keyGenerator: (req: Request) => clientAddressKey(ctx, req)!,
     handler: (req, _res, next) => {
+      // The store returns the window's reset time as stored, so the wait is the real one.
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - ctx.clock.nowMs()) / 1000)) : Math.ceil(budget.windowMs / 1000);
       logger.warn({ operation, requestId: req.id }, 'rate limit reached');
-      next(new RateLimitedError(rateLimitMessage, seconds));
+      next(rateLimitedError(ctx, resetTime ?? new Date(ctx.clock.nowMs() + budget.windowMs)));
     },
     // The address checks are ours (client-ip.ts); the library's would flag requests
     // that merely carry an X-Forwarded-For header nobody trusts.

@@ -5,16 +5,27 @@
 // anti-bot checks of the public forms; then the row's joi schema and its handler.
 import { Router, type RequestHandler } from 'express';
 import type { AppContext } from '../lib/context.js';
-import { handleFirstRun, createFirstRunGate } from '../controllers/auth/first-run.js';
+import { createFirstRunGate, createStaleFirstRunRefusal, handleFirstRun } from '../controllers/auth/first-run.js';
 import { handleLogin } from '../controllers/auth/login.js';
 import { handleLogout } from '../controllers/auth/logout.js';
 import { logoutLocals, showConfirm, showForgot, showLogin, showLogout, showRegister, showReset, showSetup } from '../controllers/auth/pages.js';
 import { handleForgot, handleResend } from '../controllers/auth/recovery.js';
 import { handleRegister } from '../controllers/auth/register.js';
 import { authForm, linkForm } from '../controllers/auth/render.js';
-import { accountSchema, confirmSchema, emailOnlySchema, loginSchema, pageQuery, resetSchema, segmentParams, setupSchema } from '../controllers/auth/schemas.js';
+import {
+  accountSchema,
+  confirmSchema,
+  emailOnlySchema,
+  firstRunSchema,
+  loginSchema,
+  pageQuery,
+  resetSchema,
+  segmentParams,
+  setupSchema,
+} from '../controllers/auth/schemas.js';
 import { handleConfirm, handleReset, handleSetup } from '../controllers/auth/tokens.js';
 import { createAntiBot } from '../middleware/anti-bot.js';
+import { createCrossSiteRefusal } from '../middleware/cross-site.js';
 import { createCsrf } from '../middleware/csrf.js';
 import { notFound } from '../middleware/error-handler.js';
 import { createRateLimiter } from '../middleware/rate-limit.js';
@@ -22,13 +33,14 @@ import { mountRoutes, route, type AnyRoute, type Surface } from './define.js';
 import { formFailures, formReached } from './form-failure.js';
 
 // While no account exists, any form POST is the first-run form (register's budget):
-// this row comes first and passes the request on to the next row once an account exists.
+// this row comes first and passes the request on to the next row once an account exists,
+// except the first-run form itself (its hidden `_form`), which it refuses then.
 const firstRun = route({
   method: 'post',
   path: ['/', '/:segment'],
   access: 'anyone',
   params: segmentParams,
-  body: accountSchema,
+  body: firstRunSchema,
   limit: 'register',
   form: authForm('first-run'),
   handler: handleFirstRun,
@@ -99,6 +111,8 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
   const csrf = createCsrf(ctx);
   const antiBot = createAntiBot(ctx);
   const onlyDuringFirstRun = createFirstRunGate(ctx);
+  const refuseStaleFirstRun = createStaleFirstRunRefusal(ctx);
+  const refuseCrossSite = createCrossSiteRefusal(ctx);
 
   // Form tokens are made only when a page is rendered (a redirect mints none).
   router.use(csrf.provideToken, antiBot.provideTimestamp);
@@ -111,8 +125,11 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
       // Every public form spends a budget (rows of one operation share its counters);
       // logout, the one form that is not public, has none.
       const publicForm = row.limit ? [createRateLimiter(ctx, row.limit), antiBot.refuseBots] : [];
-      const steps = [formReached, ...csrf.protection, ...publicForm];
-      return row === firstRun ? [onlyDuringFirstRun, ...steps] : steps;
+      if (row !== firstRun) return [formReached, ...csrf.protection, ...publicForm];
+      // A first-run form from a tab opened before the account existed is refused before
+      // its token is checked: that token was minted without the session the same browser
+      // may hold now (the administrator just created), and the refusal does no work.
+      return [onlyDuringFirstRun, formReached, refuseCrossSite, refuseStaleFirstRun, csrf.verifyToken, ...publicForm];
     },
     failure: formFailures(ctx),
   };

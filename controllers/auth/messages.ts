@@ -31,5 +31,8 @@ export const authPageMessages = {
   } as Record<string, string>,
   noSession: 'Aucune session n’est ouverte sur cet appareil.',
   incompleteLink: 'Ce lien est incomplet. Le lien reçu par courriel doit être ouvert en entier.',
+  setupCodeLabel: 'Code d’installation',
+  setupCodeHint: 'Écrit dans le journal du serveur à son démarrage (ligne «setup code»). Il change à chaque démarrage.',
+  setupCodeWrong: 'Le code d’installation est incorrect. Il figure dans le journal du serveur, écrit à son dernier démarrage.',
   passwordRules: 'Au moins 8 caractères (72 octets au plus). Une phrase de plusieurs mots est plus sûre qu’un mot court.',
 };

@@ -3,6 +3,7 @@
 // answering a form success as HTML or JSON.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
+import { setupCodeRequired } from '../../lib/setup-code.js';
 import type { AnyCall, FormLocals, FormSpec } from '../../routes/define.js';
 import { wantsJson } from '../../middleware/error-handler.js';
 import { isRegistrationOpen, needsFirstRun } from '../../models/auth/registration.js';
@@ -14,11 +15,12 @@ export interface PageLocals extends FormLocals {
 
 /**
  * Renders one page of the card. While no account exists every page is the first-run
- * form (SPEC A1 rule 1), whatever the segment.
+ * form (SPEC A1 rule 1), whatever the segment; once one exists that form is gone, and
+ * its refusal (a tab opened before) shows on the login page.
  */
 export async function renderAuthPage(ctx: AppContext, req: Request, res: Response, page: AuthPage, locals: PageLocals = {}, status = 200): Promise<void> {
   const firstRun = await needsFirstRun(ctx);
-  const shown: AuthPage = firstRun ? 'first-run' : page;
+  const shown: AuthPage = firstRun ? 'first-run' : page === 'first-run' ? 'login' : page;
   const texts = authPageTexts[shown];
   res.status(status).render(`auth/${shown}.njk`, {
     page: shown,
@@ -26,6 +28,7 @@ export async function renderAuthPage(ctx: AppContext, req: Request, res: Respons
     description: texts.description,
     registrationEnabled: firstRun || (await isRegistrationOpen(ctx)),
     passwordRules: authPageMessages.passwordRules,
+    setupCode: firstRun && setupCodeRequired(ctx.config) ? { label: authPageMessages.setupCodeLabel, hint: authPageMessages.setupCodeHint } : undefined,
     next: safeNextPath(((req.body ?? {}) as { next?: unknown }).next ?? req.query.next),
     values: {},
     ...locals,

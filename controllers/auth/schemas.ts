@@ -23,6 +23,10 @@ export interface AccountBody {
   email: string;
   password: string;
 }
+export interface FirstRunBody extends AccountBody {
+  /** Asked only when HOST is not loopback (lib/setup-code.ts). */
+  setupCode?: string;
+}
 export interface EmailBody {
   email: string;
 }
@@ -39,6 +43,7 @@ export interface SetupBody extends NewPasswordBody {
 
 export const loginSchema = Joi.object<LoginBody>({ email, password: password('Mot de passe'), next });
 export const accountSchema = Joi.object<AccountBody>({ name, email, password: password('Mot de passe') });
+export const firstRunSchema = Joi.object<FirstRunBody>({ name, email, password: password('Mot de passe'), setupCode: text().allow('').max(100) });
 export const emailOnlySchema = Joi.object<EmailBody>({ email });
 export const resetSchema = Joi.object<NewPasswordBody>({ email, token, newPassword: password('Nouveau mot de passe') });
 export const confirmSchema = Joi.object<LinkBody>({ email, token });

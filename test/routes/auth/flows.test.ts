@@ -97,6 +97,60 @@ describe('/auth flows', () => {
     });
   });
 
+  describe('first-run form from a tab opened before the account existed', () => {
+    const stale = { _form: 'first-run', _hp: '', name: 'Late', email: 'ada@example.com', password: strongPassword };
+
+    async function createAdminElsewhere(): Promise<void> {
+      const other = new FormClient(app, clock);
+      expect((await other.submit('/auth', { _form: 'first-run', name: 'Ada', email: 'ada@example.com', password: strongPassword })).status).to.equal(303);
+    }
+
+    it('answers «Le compte administrateur existe déjà» on the login page, and is not taken for a login (even with the right password)', async () => {
+      const client = new FormClient(app, clock);
+      const tokens = await client.tokens('/auth/register');
+      await createAdminElsewhere();
+      clock.advance(2000);
+      const response = await client.agent
+        .post('/auth/register')
+        .type('form')
+        .send({ ...tokens, ...stale });
+      expect(response.status).to.equal(400);
+      expect(response.text).to.include('Le compte administrateur existe déjà');
+      expect(response.text).to.include('<title>Connexion — Atelier</title>');
+      expect(response.text).to.include('action="/auth/login"');
+      expect(sessionCookie(response)).to.equal(undefined);
+      expect(await sessionRows()).to.have.length(1);
+
+      const json = await client.agent
+        .post('/auth')
+        .type('form')
+        .set('Accept', 'application/json')
+        .send({ ...tokens, ...stale });
+      expect(json.status).to.equal(400);
+      expect(json.body).to.deep.equal({ success: false, error: 'Le compte administrateur existe déjà', code: 'admin_exists' });
+      expect(await ctx.db('app_auth_users').count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+    });
+
+    it('answers the same in the browser that has just created the administrator in another tab', async () => {
+      const client = new FormClient(app, clock);
+      const secondTab = await client.tokens('/auth');
+      expect((await client.submit('/auth', { _form: 'first-run', name: 'Ada', email: 'ada@example.com', password: strongPassword })).status).to.equal(303);
+      const response = await client.agent
+        .post('/auth')
+        .type('form')
+        .set('Accept', 'application/json')
+        .send({ ...secondTab, ...stale, name: 'Ada again', email: 'other@example.com' });
+      expect(response.status).to.equal(400);
+      expect(response.body).to.include({ error: 'Le compte administrateur existe déjà', code: 'admin_exists' });
+    });
+
+    it('still takes a login form for a login', async () => {
+      await createAdminElsewhere();
+      const client = new FormClient(app, clock);
+      expect((await client.submit('/auth', { email: 'ada@example.com', password: strongPassword })).status).to.equal(303);
+    });
+  });
+
   describe('registration', () => {
     beforeEach(() => createFirstAdmin(ctx, { email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
 

@@ -4,6 +4,7 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
 import { insertUser } from '../../../models/auth/users.js';
+import { logIn, makeUser } from '../../support/fixtures.js';
 import { closeTestApp, createTestApp, useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, strongPassword, useFakeClock } from './helpers.js';
@@ -144,6 +145,50 @@ describe('/auth form protection', () => {
       const noTokenLogout = await client.agent.post('/auth/logout').type('form').send({});
       expect(noTokenLogout.status).to.equal(403);
       expect((await client.get('/admin')).status).to.equal(200);
+    });
+
+    describe('bound to the session', () => {
+      // An attacker who can plant a cookie (a sibling subdomain, a network on plain
+      // HTTP) plants their own CSRF cookie and posts the token the site gave them for it.
+      const PLANTED = 'planted-csrf-cookie-value-0123456789';
+      const withPlanted = (sessionCookie?: string) => [sessionCookie, `site.csrf=${PLANTED}`].filter(Boolean).join('; ');
+
+      async function tokenFor(cookie: string, path: string): Promise<string> {
+        const page = await request(app).get(path).set('Cookie', cookie);
+        const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
+        if (!token) throw new Error(`no token on ${path} (status ${page.status})`);
+        return token;
+      }
+
+      const logout = (cookie: string, token: string) => request(app).post('/auth/logout').type('form').set('Cookie', cookie).send({ _csrf: token });
+
+      it('refuses a token minted in another session with the same planted cookie, and one minted without a session', async () => {
+        const attacker = await logIn(ctx, await makeUser(ctx));
+        const victim = await logIn(ctx, await makeUser(ctx));
+        const attackersToken = await tokenFor(withPlanted(attacker.cookie), '/auth/logout');
+        const sessionlessToken = await tokenFor(withPlanted(), '/auth/login');
+
+        const fromOtherSession = await logout(withPlanted(victim.cookie), attackersToken);
+        expect(fromOtherSession.status).to.equal(403);
+        expect(fromOtherSession.text).to.include('Le formulaire a expiré.');
+        expect((await logout(withPlanted(victim.cookie), sessionlessToken)).status).to.equal(403);
+        expect(await ctx.db('app_auth_sessions').where({ sid: victim.sid }).first()).to.not.equal(undefined);
+
+        // The victim's own page gives a token that works, cookie and all.
+        const own = await logout(withPlanted(victim.cookie), await tokenFor(withPlanted(victim.cookie), '/auth/logout'));
+        expect(own.status).to.equal(303);
+        expect(await ctx.db('app_auth_sessions').where({ sid: victim.sid }).first()).to.equal(undefined);
+      });
+
+      it('keeps working without a session, and for the same browser once logged in', async () => {
+        const client = new FormClient(app, clock);
+        expect((await client.submit('/auth/forgot', { email: 'nobody@example.com' })).status).to.equal(200);
+        expect((await client.submit('/auth/login', login)).status).to.equal(303);
+        // A token from before the login belongs to no session: the logged-in browser needs a new one.
+        const admin = await client.get('/admin');
+        const token = /name="_csrf" value="([^"]+)"/.exec(admin.text)![1];
+        expect((await client.agent.post('/auth/logout').type('form').send({ _csrf: token })).status).to.equal(303);
+      });
     });
 
     it('sets the CSRF cookie HttpOnly and SameSite=Lax', async () => {

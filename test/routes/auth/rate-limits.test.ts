@@ -19,7 +19,9 @@ const LIMITS = {
   RATE_LIMIT_VERIFY_EMAIL: `${BUDGET}/1h`,
   RATE_LIMIT_RESEND_VERIFICATION: `${BUDGET}/1h`,
 };
-const RATE_MESSAGE = 'Trop de tentatives depuis cette adresse. Un nouvel essai sera possible dans quelques minutes.';
+// The wait is the window's remaining time, rounded up: a few seconds into a 15-minute window, «15 minutes».
+const rateMessage = (windowSeconds: number) =>
+  `Trop de tentatives depuis cette adresse. Un nouvel essai sera possible dans ${windowSeconds === 900 ? '15 minutes' : '1 heure'}.`;
 
 const OPERATIONS: Array<[string, string, Record<string, string>, number]> = [
   ['login', '/auth/login', { email: 'admin@example.com', password: 'wrong password' }, 900],
@@ -60,12 +62,12 @@ describe('/auth rate limits', () => {
         const refused = await client.submit(path, fields, { from: path === '/auth/resend-verification' ? '/auth/login' : path });
         expect(refused.status).to.equal(429);
         expect(Number(refused.headers['retry-after'])).to.be.within(windowSeconds - 30, windowSeconds);
-        expect(refused.text).to.include(RATE_MESSAGE);
+        expect(refused.text).to.include(rateMessage(windowSeconds));
         expect(refused.text).to.include('role="alert"');
         expect(refused.text).to.include('<form method="post"');
         const json = await client.submit(path, fields, { from: '/auth/login', json: true });
         expect(json.status).to.equal(429);
-        expect(json.body).to.deep.equal({ success: false, error: RATE_MESSAGE, code: 'rate_limited' });
+        expect(json.body).to.deep.equal({ success: false, error: rateMessage(windowSeconds), code: 'rate_limited' });
         const row = await ctx.db('app_auth_rate_limits').where('key', 'like', `${operation}:%`).first();
         expect(row!.hits).to.equal(BUDGET + 2);
       });
