@@ -225,6 +225,19 @@ export interface MediaInsert {
   updated_at?: TimestampInput;
 }
 
+/** One row (id 1): moved forward by every page write; the sitemap's ETag and Last-Modified. */
+export interface PageTreeStateRow {
+  id: number;
+  /** bigint: pg returns it as a string. */
+  version: string;
+  changed_at: Date;
+}
+export interface PageTreeStateInsert {
+  id?: number;
+  version?: number | string;
+  changed_at?: TimestampInput;
+}
+
 // ---------------------------------------------------------------- knex's own bookkeeping
 
 export interface KnexMigrationRow {
@@ -259,6 +272,7 @@ export interface AppTables {
   app_auth_rate_limits: Table<RateLimitRow, RateLimitInsert>;
   app_pages: Table<PageRow, PageInsert>;
   app_pages_media: Table<MediaRow, MediaInsert>;
+  app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;
   knex_migrations_lock: Table<KnexMigrationLockRow>;
 }

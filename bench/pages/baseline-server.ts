@@ -13,7 +13,7 @@ const server = http.createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const segments = (url.searchParams.get('path') ?? '').split('/');
   try {
-    const { rows } = await pool.query(sql, [segments, segments, segments.length, segments.length]);
+    const { rows } = await pool.query<Record<string, unknown>>(sql, [segments, segments, segments.length, segments.length]);
     if (!rows.length) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;

@@ -1,69 +1,160 @@
-// The page tree as the admin screens show it: every page (light rows) arranged under
-// its parent, each with its public path. Built once per request from one query.
-import type { AppContext } from '../../lib/context.js';
-import { listPages, type PageSummary, type Visibility } from '../../models/pages/pages.js';
+// GET /admin/pages: the page tree one level at a time. Without `open`, the root pages
+// (a page of them); with `open=<id>`, the path down to that page expanded: each level
+// shows the page of siblings holding the next page of the path, and the opened page
+// its children (`page` pages through them). Every link works without JavaScript: a
+// page with sub-pages links to itself opened, an opened one to its parent. With a
+// search (`q`) or a visibility filter the screen lists the matching pages instead, in
+// title order, each with its path. A screen reads two statements after the session,
+// whatever the size of the site.
+import Joi from 'joi';
+import { text } from '../../lib/schema-primitives.js';
+import { hasPermission } from '../../middleware/require-auth.js';
+import { chainTo, findPages, placesOf, treeLevels, type ChainNode, type LevelRequest, type TreeRow } from '../../models/pages/admin-tree.js';
+import type { Visibility } from '../../models/pages/pages.js';
+import type { AnyCall, Call } from '../../routes/define.js';
+import { renderAdmin } from '../admin/shell.js';
 
-export interface TreeNode extends PageSummary {
+export interface TreeOptions {
+  /** Pages per level of the tree, and per page of a search. */
+  pageSize: number;
+  /** Candidates the parent picker shows. */
+  pickerSize: number;
+}
+
+export const DEFAULT_TREE_OPTIONS: TreeOptions = { pageSize: 50, pickerSize: 20 };
+
+export interface TreeQuery {
+  open?: number;
+  page: number;
+  q?: string;
+  visibility?: Visibility | '';
+}
+
+export const treeQuery = Joi.object<TreeQuery>({
+  open: Joi.number().integer().min(1).max(2_147_483_647),
+  page: Joi.number().integer().min(1).max(1_000_000).default(1),
+  q: text().trim().max(200).allow(''),
+  visibility: text().valid('public', 'private', ''),
+});
+
+/** The tree screen's URL: `open` expanded, its children at `page`. */
+export function treeHref(open: number | null, page = 1, anchor?: number): string {
+  const query = new URLSearchParams();
+  if (open !== null) query.set('open', String(open));
+  if (page > 1) query.set('page', String(page));
+  const search = query.toString();
+  return `/admin/pages${search ? `?${search}` : ''}${anchor ? `#page-${anchor}` : ''}`;
+}
+
+export interface NodeView extends TreeRow {
   path: string;
-  depth: number;
-  children: TreeNode[];
-  /** Shown at the top level because its parent is filtered out. */
-  detached?: boolean;
+  /** An ancestor is private: the site does not show this page. */
+  hiddenAbove: boolean;
+  /** On the expanded path (its children are shown below it). */
+  expanded: boolean;
+  /** The page `open` names. */
+  current: boolean;
+  /** Opens this page (its children shown), or folds it back to its parent. */
+  toggleHref: string;
+  children?: LevelView;
 }
 
-export interface PageTree {
-  roots: TreeNode[];
-  byId: Map<number, TreeNode>;
-  /** Depth-first order (titles A→Z), for the parent picker. */
-  flat: TreeNode[];
+export interface LevelView {
+  parentId: number | null;
+  nodes: NodeView[];
+  total: number;
+  from: number;
+  to: number;
+  previousHref?: string;
+  nextHref?: string;
 }
 
-// Far above any real site; the admin list has no smaller page size to respect here.
-const TREE_LIMIT = 20_000;
+function levelView(level: { parentId: number | null; offset: number; total: number }, nodes: NodeView[], pageSize: number): LevelView {
+  const page = Math.floor(level.offset / pageSize) + 1;
+  return {
+    parentId: level.parentId,
+    nodes,
+    total: level.total,
+    from: nodes.length ? level.offset + 1 : 0,
+    to: level.offset + nodes.length,
+    previousHref: page > 1 ? treeHref(level.parentId, page - 1) : undefined,
+    nextHref: level.offset + nodes.length < level.total ? treeHref(level.parentId, page + 1) : undefined,
+  };
+}
 
-export async function loadPageTree(ctx: AppContext): Promise<PageTree> {
-  const { items } = await listPages(ctx, { limit: TREE_LIMIT });
-  const byId = new Map<number, TreeNode>(items.map((page) => [page.id, { ...page, path: '', depth: 0, children: [] }]));
-  const roots: TreeNode[] = [];
-  for (const node of byId.values()) {
-    const parent = node.parent_id === null ? undefined : byId.get(node.parent_id);
-    if (parent) parent.children.push(node);
-    else roots.push(node);
-  }
-  const flat: TreeNode[] = [];
-  const walk = (nodes: TreeNode[], prefix: string, depth: number) => {
-    for (const node of nodes) {
-      node.path = `${prefix}/${node.slug}`;
-      node.depth = depth;
-      flat.push(node);
-      walk(node.children, node.path, depth + 1);
+/** The levels down to `chain`'s last page, nested: each chain page holds the next level. */
+async function expandedTree(call: AnyCall, chain: ChainNode[], page: number, pageSize: number): Promise<LevelView> {
+  const requests: LevelRequest[] = [{ parentId: null, offset: 0 }, ...chain.map((node) => ({ parentId: node.id, offset: 0 }))];
+  // Each level shows the page holding the next page of the path; the last, the page asked for.
+  chain.forEach((node, index) => (requests[index].offset = Math.floor(node.position / pageSize) * pageSize));
+  requests[requests.length - 1].offset = (page - 1) * pageSize;
+  const levels = await treeLevels(call.ctx, requests, pageSize);
+  let prefix = '';
+  let hiddenAbove = false;
+  const views = levels.map((level, index) => {
+    const nodes = level.rows.map((row): NodeView => {
+      const expanded = chain[index]?.id === row.id;
+      return {
+        ...row,
+        path: `${prefix}/${row.slug}`,
+        hiddenAbove,
+        expanded,
+        current: expanded && index === chain.length - 1,
+        toggleHref: expanded ? treeHref(row.parent_id, 1, row.id) : treeHref(row.id, 1, row.id),
+      };
+    });
+    const node = chain[index];
+    if (node) {
+      prefix += `/${node.slug}`;
+      hiddenAbove ||= node.visibility !== 'public';
     }
-  };
-  walk(roots, '', 0);
-  return { roots, byId, flat };
+    return levelView(level, nodes, pageSize);
+  });
+  views.forEach((view, index) => {
+    const holder = view.nodes.find((node) => node.expanded);
+    if (holder && views[index + 1]) holder.children = views[index + 1];
+  });
+  return views[0];
 }
 
-/** The pages of one visibility, each under its nearest shown ancestor's place. */
-export function filterTree(tree: PageTree, visibility: Visibility): TreeNode[] {
-  const keep = (node: TreeNode, detached: boolean): TreeNode[] => {
-    const children = node.children.flatMap((child) => keep(child, node.visibility !== visibility));
-    if (node.visibility !== visibility) return children;
-    return [{ ...node, detached, children }];
+/** Search or filter: matching pages in title order, each with its path. */
+async function matchingPages(call: AnyCall, query: TreeQuery, pageSize: number) {
+  const search = { q: query.q || undefined, visibility: query.visibility || undefined };
+  const { rows, more } = await findPages(call.ctx, search, pageSize, (query.page - 1) * pageSize);
+  const places = await placesOf(
+    call.ctx,
+    rows.map((row) => row.id),
+  );
+  const href = (page: number) => {
+    const params = new URLSearchParams();
+    if (search.q) params.set('q', search.q);
+    if (search.visibility) params.set('visibility', search.visibility);
+    if (page > 1) params.set('page', String(page));
+    return `/admin/pages?${params.toString()}`;
   };
-  return tree.roots.flatMap((root) => keep(root, false));
+  return {
+    rows: rows.map((row) => {
+      const place = places.get(row.id);
+      const hiddenAbove = place ? !place.publicBranch && row.visibility === 'public' : false;
+      return { ...row, path: place?.path ?? `/${row.slug}`, hiddenAbove, expanded: false, current: false, toggleHref: treeHref(row.id, 1, row.id) };
+    }),
+    from: rows.length ? (query.page - 1) * pageSize + 1 : 0,
+    to: (query.page - 1) * pageSize + rows.length,
+    previousHref: query.page > 1 ? href(query.page - 1) : undefined,
+    nextHref: more ? href(query.page + 1) : undefined,
+  };
 }
 
-/** Ids of the page and all its descendants (a page cannot move under them). */
-export function subtreeIds(node: TreeNode | undefined): Set<number> {
-  const ids = new Set<number>();
-  const walk = (current: TreeNode) => {
-    ids.add(current.id);
-    current.children.forEach(walk);
-  };
-  if (node) walk(node);
-  return ids;
-}
-
-export function countDescendants(node: TreeNode | undefined): number {
-  return node ? subtreeIds(node).size - 1 : 0;
+// GET /admin/pages?open=&page=&q=&visibility=
+export async function showPageTree(options: TreeOptions, call: Call<Record<string, never>, TreeQuery>): Promise<void> {
+  const { query } = call;
+  const canManage = hasPermission(call.req, 'pages.manage');
+  const base = { pageTitle: 'Pages', canManage, q: query.q ?? '', visibility: query.visibility ?? '' };
+  if (query.q || query.visibility) {
+    await renderAdmin(call, 'admin/pages/tree.njk', { ...base, results: await matchingPages(call, query, options.pageSize) });
+    return;
+  }
+  const chain = query.open ? await chainTo(call.ctx, query.open) : [];
+  const root = await expandedTree(call, chain, query.page, options.pageSize);
+  await renderAdmin(call, 'admin/pages/tree.njk', { ...base, root, openMissing: Boolean(query.open) && !chain.length });
 }

@@ -1,8 +1,10 @@
-// The pages screens of /admin (pages.view / pages.manage): the tree with a visibility
-// filter, the create and edit form (with the block editor, admin-screens-blocks.ts),
-// duplicate and delete. Writes call models/pages/pages.ts, as the JSON routes do.
+// The pages screens of /admin (pages.view / pages.manage): the create and edit form
+// (with the block editor, admin-screens-blocks.ts, and the parent picker,
+// admin-parent-picker.ts), duplicate and delete; the tree is admin-screens-tree.ts.
+// Writes call models/pages/pages.ts, as the JSON routes do.
 import Joi from 'joi';
 import { id, idParam, text } from '../../lib/schema-primitives.js';
+import { countDescendants, placesOf } from '../../models/pages/admin-tree.js';
 import { hasPermission } from '../../middleware/require-auth.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { listMedia } from '../../models/pages/media.js';
@@ -13,7 +15,8 @@ import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { blockItems, blockTypeOptions } from './admin-screens-blocks.js';
-import { countDescendants, filterTree, loadPageTree, subtreeIds, type PageTree } from './admin-screens-tree.js';
+import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
+import { treeHref, type TreeOptions } from './admin-screens-tree.js';
 
 export const pageScreenMessages = {
   created: 'La page est créée.',
@@ -52,17 +55,12 @@ export const pageForm = Joi.object<PageFormInput>({
   created_at: text().trim().max(40).allow('').default('').label('Date de création'),
 });
 
-export const treeQuery = Joi.object<{ visibility?: Visibility | '' }>({ visibility: text().valid('public', 'private', '') });
-export const newPageQuery = Joi.object<{ parent?: number | '' }>({ parent: Joi.alternatives(idParam, text().valid('')) });
+export const newPageQuery = Joi.object<{ parent?: number | ''; parent_q?: string }>({
+  parent: Joi.alternatives(idParam, text().valid('')),
+  parent_q: parentSearchField,
+});
+export const editPageQuery = Joi.object<{ parent_q?: string }>({ parent_q: parentSearchField });
 export const deleteForm = Joi.object<{ cascade?: string }>({ cascade: text().max(10).allow('') });
-
-function parentOptions(tree: PageTree, exclude: Set<number>) {
-  const options = [{ value: '', label: '— Aucune (page racine) —' }];
-  for (const node of tree.flat) {
-    if (!exclude.has(node.id)) options.push({ value: String(node.id), label: `${'\u00a0\u00a0'.repeat(node.depth * 2)}${node.title} (${node.path})` });
-  }
-  return options;
-}
 
 function templateOptions(catalog: PageCatalog) {
   return catalog.templates.list().map((template) => ({ value: template.name, label: template.label }));
@@ -72,34 +70,28 @@ function seoFrom(input: PageFormInput, previous: Record<string, unknown> = {}): 
   return { ...previous, title: input.seo_title, description: input.seo_description, noindex: Boolean(input.seo_noindex) };
 }
 
-// GET /admin/pages?visibility=public|private
-export async function showPageTree(call: Call<Record<string, never>, { visibility?: Visibility | '' }>): Promise<void> {
-  const { visibility } = call.query;
-  const tree = await loadPageTree(call.ctx);
-  await renderAdmin(call, 'admin/pages/tree.njk', {
-    pageTitle: 'Pages',
-    roots: visibility ? filterTree(tree, visibility) : tree.roots,
-    total: tree.flat.length,
-    visibility: visibility || '',
-    canManage: hasPermission(call.req, 'pages.manage'),
-  });
-}
-
-// GET /admin/pages/new?parent=
-export async function showNewPage(catalog: PageCatalog, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
-  const tree = await loadPageTree(call.ctx);
+// GET /admin/pages/new?parent=&parent_q=
+export async function showNewPage(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const requested: unknown = (call.query as { parent?: unknown }).parent;
   const parent = typeof requested === 'number' ? String(requested) : '';
+  const values = { parent_id: parent, template: 'default', visibility: 'public', ...(locals.values ?? {}) };
+  const picker = await parentPicker(options, {
+    call,
+    action: '/admin/pages/new',
+    keep: parent ? [{ name: 'parent', value: parent }] : [],
+    chosen: chosenParentId(values.parent_id),
+    exclude: null,
+  });
   await renderAdmin(
     call,
     'admin/pages/new.njk',
     {
       pageTitle: 'Nouvelle page',
-      parents: parentOptions(tree, new Set()),
+      picker,
       templates: templateOptions(catalog),
       visibilities: VISIBILITIES,
-      values: { parent_id: parent, template: 'default', visibility: 'public' },
       ...locals,
+      values,
     },
     status,
   );
@@ -124,12 +116,12 @@ export async function saveNewPage(catalog: PageCatalog, call: Call<Record<string
   redirectWithFlash(call.req, call.res, `/admin/pages/${page.id}`, pageScreenMessages.created);
 }
 
-// GET /admin/pages/:id — the page's form and its blocks.
-export async function showEditPage(catalog: PageCatalog, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+// GET /admin/pages/:id?parent_q= — the page's form and its blocks.
+export async function showEditPage(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx } = call;
   const id = pathId(call);
-  const [page, tree, media] = await Promise.all([getPage(ctx, id), loadPageTree(ctx), listMedia(ctx, { limit: 200 })]);
-  const node = tree.byId.get(id);
+  const [page, places, media] = await Promise.all([getPage(ctx, id), placesOf(ctx, [id]), listMedia(ctx, { limit: 200 })]);
+  const place = places.get(id);
   const failedForm = typeof locals.form === 'string' ? locals.form : '';
   const seo = page.seo ?? {};
   const pageValues = {
@@ -143,16 +135,34 @@ export async function showEditPage(catalog: PageCatalog, call: AnyCall, locals: 
     seo_noindex: seo.noindex ? 'on' : '',
     created_at: new Date(page.created_at).toISOString().slice(0, 16),
   };
+  const values = failedForm === 'page' ? (locals.values ?? {}) : pageValues;
+  const path = place?.path ?? `/${page.slug}`;
+  // The current parent's place is the page's own, one level up: no statement for it.
+  const currentParent =
+    place && page.parent_id !== null
+      ? { id: page.parent_id, title: place.ancestorTitles[place.ancestorTitles.length - 1], path: path.slice(0, path.lastIndexOf('/')) }
+      : undefined;
+  const picker = await parentPicker(options, {
+    call,
+    action: `/admin/pages/${id}`,
+    chosen: chosenParentId(values.parent_id),
+    chosenPlace: currentParent,
+    exclude: id,
+  });
+  // The path down to this page, each step opening the tree there.
+  const trail = (place?.ancestors ?? []).map((ancestorId, index) => ({ title: place!.ancestorTitles[index], href: treeHref(ancestorId, 1, ancestorId) }));
   await renderAdmin(
     call,
     'admin/pages/edit.njk',
     {
       pageTitle: `Page ${page.title}`,
       page,
-      path: node?.path ?? `/${page.slug}`,
+      path,
+      trail,
+      treeHref: treeHref(id, 1, id),
       derivedSlug: slugify(page.title),
-      children: node?.children ?? [],
-      parents: parentOptions(tree, subtreeIds(node)),
+      childCount: place?.child_count ?? 0,
+      picker,
       templates: templateOptions(catalog),
       visibilities: VISIBILITIES,
       blocks: blockItems(catalog, page.blocks, locals),
@@ -161,7 +171,7 @@ export async function showEditPage(catalog: PageCatalog, call: AnyCall, locals: 
       version: new Date(page.updated_at).toISOString(),
       canManage: hasPermission(call.req, 'pages.manage'),
       ...locals,
-      values: failedForm === 'page' ? locals.values : pageValues,
+      values,
       fieldErrors: failedForm === 'page' ? locals.fieldErrors : {},
     },
     status,
@@ -197,19 +207,16 @@ export async function duplicate(call: Call<{ id: number }>): Promise<void> {
 // GET /admin/pages/:id/delete — confirmation, with the children rule spelled out.
 export async function confirmDeletePage(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const id = pathId(call);
-  const [page, tree] = await Promise.all([getPage(call.ctx, id), loadPageTree(call.ctx)]);
+  const [page, descendants] = await Promise.all([getPage(call.ctx, id), countDescendants(call.ctx, id)]);
   const error = locals.error === pageMessages.hasChildren ? pageScreenMessages.hasChildren : locals.error;
-  await renderAdmin(
-    call,
-    'admin/pages/delete.njk',
-    { pageTitle: `Supprimer la page ${page.title}`, page, descendants: countDescendants(tree.byId.get(id)), ...locals, error },
-    status,
-  );
+  await renderAdmin(call, 'admin/pages/delete.njk', { pageTitle: `Supprimer la page ${page.title}`, page, descendants, ...locals, error }, status);
 }
 
 // POST /admin/pages/:id/delete {cascade?}
 export async function removePage(call: Call<{ id: number }, Record<string, never>, { cascade?: string }>): Promise<void> {
   const cascade = call.body.cascade === 'on' || call.body.cascade === 'true';
+  const { parent_id: parentId } = await getPage(call.ctx, call.params.id);
   const count = await deletePage(call.ctx, call.params.id, { cascade });
-  redirectWithFlash(call.req, call.res, '/admin/pages', pageScreenMessages.deleted(count));
+  // Back to the tree where the page was.
+  redirectWithFlash(call.req, call.res, treeHref(parentId, 1, parentId ?? undefined), pageScreenMessages.deleted(count));
 }

@@ -1,6 +1,6 @@
 // The public site of the pages module: the last route renders the page at any path
-// through its template; `/` is the home page; `/sitemap.xml` lists public pages. All
-// data comes from the server functions, in-process (never through the HTTP routes).
+// through its template; `/` is the home page (the sitemap is in sitemap.ts). All data
+// comes from the server functions, in-process (never through the HTTP routes).
 import type { Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import type { Call } from '../../routes/define.js';
@@ -9,14 +9,14 @@ import type { PageCatalog } from '../../models/pages/catalog.js';
 import {
   HOME_SLUG,
   isResolvablePath,
-  listAllPublicPageUrls,
   listPublicChildrenAt,
   resolvePublishedPage,
   type PublicPageSummary,
   type ResolvedPage,
 } from '../../models/pages/public.js';
 
-function absolute(baseUrl: string, path: string): string {
+/** `path` under the site's base URL (an absolute URL stays as it is). */
+export function absoluteUrl(baseUrl: string, path: string): string {
   return /^https?:\/\//i.test(path) ? path : baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : '/' + path);
 }
 
@@ -48,14 +48,14 @@ export async function renderPage(ctx: AppContext, res: Response, catalog: PageCa
     meta: {
       title: nonEmpty(seo.title) ?? page.title,
       description: nonEmpty(seo.description),
-      canonical: absolute(ctx.config.baseUrl, url),
-      image: image ? absolute(ctx.config.baseUrl, image) : undefined,
+      canonical: absoluteUrl(ctx.config.baseUrl, url),
+      image: image ? absoluteUrl(ctx.config.baseUrl, image) : undefined,
       noindex: seo.noindex === true,
     },
   });
 }
 
-function notFoundPage(res: Response): void {
+export function notFoundPage(res: Response): void {
   res.status(404).render('site/not-found.njk', { meta: { title: 'Page introuvable', noindex: true } });
 }
 
@@ -65,7 +65,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
   const resolved = await resolvePublishedPage(ctx, [HOME_SLUG]);
   if (resolved) return renderPage(ctx, res, catalog, resolved, '/');
   const { items } = await listPublicChildrenAt(ctx, null, '', { limit: 200 });
-  res.render('site/home.njk', { children: items, meta: { title: ctx.config.appName, canonical: absolute(ctx.config.baseUrl, '/') } });
+  res.render('site/home.njk', { children: items, meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') } });
 }
 
 // GET /* — the catch-all, mounted last: the public page at this path, or the 404 page.
@@ -86,18 +86,4 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   const resolved = await resolvePublishedPage(ctx, segments);
   if (!resolved) return notFoundPage(res);
   await renderPage(ctx, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
-}
-
-// GET /sitemap.xml
-export async function renderSitemap(call: Call): Promise<void> {
-  const { ctx, res } = call;
-  const baseUrl = ctx.config.baseUrl;
-  const pages = await listAllPublicPageUrls(ctx);
-  const entries = [{ loc: absolute(baseUrl, '/'), lastmod: undefined as string | undefined }];
-  for (const page of pages) {
-    if (page.url === `/${HOME_SLUG}`) continue;
-    entries.push({ loc: absolute(baseUrl, page.url), lastmod: new Date(page.updated_at).toISOString() });
-  }
-  res.type('application/xml');
-  res.render('site/sitemap.njk', { entries });
 }

@@ -25,6 +25,7 @@ import {
 import { withFreeSlug } from './page-slugs.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
+import { bumpTreeVersion } from './tree-state.js';
 
 export type { Block } from './blocks.js';
 export { TITLE_MAX_LENGTH } from './rules.js';
@@ -176,9 +177,11 @@ export async function createPage(ctx: AppContext, input: PageInput, actorId: num
   return inTransaction(ctx, async (tx) => {
     if (parentId !== null) await assertParentExists(tx, parentId);
     await assertMediaExist(tx, blocks);
-    return withFreeSlug(tx, base, parentId, null, (savepoint, slug) =>
+    const page = await withFreeSlug(tx, base, parentId, null, (savepoint, slug) =>
       insertPageRow(savepoint, { title, slug, parent_id: parentId, template, blocks, seo, visibility: input.visibility ?? 'public' }, actorId),
     );
+    await bumpTreeVersion(tx);
+    return page;
   });
 }
 
@@ -251,8 +254,9 @@ export async function updatePage(
         .returning(PAGE_COLUMNS);
       return page as Page;
     };
-    if (!slugChanges) return write(tx);
-    return withFreeSlug(tx, base, parentId, id, (savepoint, slug) => write(savepoint, slug));
+    const page = slugChanges ? await withFreeSlug(tx, base, parentId, id, (savepoint, slug) => write(savepoint, slug)) : await write(tx);
+    await bumpTreeVersion(tx);
+    return page;
   });
 }
 
@@ -292,9 +296,11 @@ export async function duplicatePage(ctx: AppContext, id: number, actorId: number
     );
     const title = (source.title.slice(0, TITLE_MAX_LENGTH - COPY_SUFFIX.length) + COPY_SUFFIX).trim();
     const { parent_id, template, blocks, seo, visibility } = source;
-    return withFreeSlug(tx, source.slug, source.parent_id, null, (savepoint, slug) =>
+    const copy = await withFreeSlug(tx, source.slug, source.parent_id, null, (savepoint, slug) =>
       insertPageRow(savepoint, { title, slug, parent_id, template, blocks, seo, visibility }, actorId),
     );
+    await bumpTreeVersion(tx);
+    return copy;
   });
 }
 
@@ -306,26 +312,35 @@ export async function deletePage(ctx: AppContext, id: number, options: { cascade
   return inTransaction(ctx, async (tx): Promise<number> => {
     const page = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first('id');
     if (!page) throw new NotFoundError(pageMessages.pageNotFound);
+    let removed: number;
     try {
       if (!options.cascade) {
         const child = await tx.db(PAGES_TABLE).where({ parent_id: id }).first('id');
         if (child) throw new ConflictError(pageMessages.hasChildren, { code: 'page_has_children' });
-        return await tx.db(PAGES_TABLE).where({ id }).delete();
+        removed = await tx.db(PAGES_TABLE).where({ id }).delete();
+      } else {
+        removed = await deleteSubtree(tx, id);
       }
-      const result = await tx.db.raw<{ rowCount: number }>(
-        `DELETE FROM ${PAGES_TABLE} WHERE id IN (
-           WITH RECURSIVE subtree AS (
-             SELECT id FROM ${PAGES_TABLE} WHERE id = ?
-             UNION ALL
-             SELECT p.id FROM ${PAGES_TABLE} p JOIN subtree s ON COALESCE(p.parent_id, 0) = s.id
-           ) SELECT id FROM subtree)`,
-        [id],
-      );
-      return result.rowCount;
     } catch (error) {
       // A child inserted concurrently after the check still cannot be orphaned.
       if (isForeignKeyViolation(error)) throw new ConflictError(pageMessages.hasChildren, { code: 'page_has_children' });
       throw error;
     }
+    await bumpTreeVersion(tx);
+    return removed;
   });
+}
+
+/** The page and everything under it, in one statement. */
+async function deleteSubtree(tx: AppContext, id: number): Promise<number> {
+  const result = await tx.db.raw<{ rowCount: number }>(
+    `DELETE FROM ${PAGES_TABLE} WHERE id IN (
+           WITH RECURSIVE subtree AS (
+             SELECT id FROM ${PAGES_TABLE} WHERE id = ?
+             UNION ALL
+             SELECT p.id FROM ${PAGES_TABLE} p JOIN subtree s ON COALESCE(p.parent_id, 0) = s.id
+           ) SELECT id FROM subtree)`,
+    [id],
+  );
+  return result.rowCount;
 }

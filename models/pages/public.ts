@@ -1,6 +1,7 @@
 // The module's server functions (SPEC B1, `@app/module-pages/public`): in-process reads
-// of public pages, used by the public site, the sitemap and the public API. They check
-// no permission and filter on visibility only: never expose them without access control.
+// of public pages, used by the public site and the public API (the sitemap reads its
+// own batches, sitemap.ts). They check no permission and filter on visibility only:
+// never expose them without access control.
 //
 // Visibility of a branch: a page is public to these functions only when it and every
 // ancestor are public (a private page hides its sub-pages; see docs/decisions.md).
@@ -147,20 +148,4 @@ export async function listPublicChildPages(ctx: AppContext, parentId: number | n
     basePath = path;
   }
   return (await listPublicChildrenAt(ctx, parentId, basePath, options)).items;
-}
-
-/** Every page reachable on the public site, with its URL (one statement; for the sitemap). */
-export async function listAllPublicPageUrls(ctx: AppContext, limit = 50_000): Promise<Array<{ url: string; updated_at: Date }>> {
-  const { rows } = await ctx.db.raw<{ rows: Array<{ url: string; updated_at: Date }> }>(
-    `WITH RECURSIVE tree AS (
-       SELECT id, '/' || slug AS url, updated_at, 1 AS depth FROM ${PAGES_TABLE}
-       WHERE parent_id IS NULL AND visibility = 'public'
-       UNION ALL
-       SELECT p.id, t.url || '/' || p.slug, p.updated_at, t.depth + 1
-       FROM ${PAGES_TABLE} p JOIN tree t ON p.parent_id = t.id
-       WHERE p.visibility = 'public' AND t.depth < ${MAX_PATH_DEPTH}
-     ) SELECT url, updated_at FROM tree ORDER BY url LIMIT ?`,
-    [limit],
-  );
-  return rows;
 }

@@ -3,6 +3,8 @@
 // when the rules refuse a submission.
 import * as blocks from '../../controllers/pages/admin-screens-blocks.js';
 import { blockParams, pageParams } from '../../controllers/pages/admin-call.js';
+import { candidatesQuery, listParentCandidates } from '../../controllers/pages/admin-parent-picker.js';
+import { showPageTree, treeQuery, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
 import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
@@ -11,21 +13,30 @@ import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.j
 const VIEW = { permission: 'pages.view' } as const;
 const MANAGE = { permission: 'pages.manage' } as const;
 
-export function pagesAdminRoutes(catalog: PageCatalog): AnyRoute[] {
-  const edit = (call: AnyCall, locals: FormLocals, status: number) => pages.showEditPage(catalog, call, locals, status);
+export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRoute[] {
+  const edit = (call: AnyCall, locals: FormLocals, status: number) => pages.showEditPage(catalog, tree, call, locals, status);
   const blockForm = (call: AnyCall) => `block-${String(call.req.params.index)}`;
   return [
-    route({ method: 'get', path: '/pages', access: VIEW, query: pages.treeQuery, handler: pages.showPageTree }),
-    route({ method: 'get', path: '/pages/new', access: MANAGE, query: pages.newPageQuery, handler: (call) => pages.showNewPage(catalog, call) }),
+    route({ method: 'get', path: '/pages', access: VIEW, query: treeQuery, handler: (call) => showPageTree(tree, call) }),
+    route({ method: 'get', path: '/pages/new', access: MANAGE, query: pages.newPageQuery, handler: (call) => pages.showNewPage(catalog, tree, call) }),
+    // Before /pages/:id, which would read `parent-candidates` as an id.
+    route({ method: 'get', path: '/pages/parent-candidates', access: MANAGE, query: candidatesQuery, handler: (call) => listParentCandidates(tree, call) }),
     route({
       method: 'post',
       path: '/pages',
       access: MANAGE,
       body: pages.pageForm,
-      form: { name: 'page', rerender: (call, locals, status) => pages.showNewPage(catalog, call, locals, status) },
+      form: { name: 'page', rerender: (call, locals, status) => pages.showNewPage(catalog, tree, call, locals, status) },
       handler: (call) => pages.saveNewPage(catalog, call),
     }),
-    route({ method: 'get', path: '/pages/:id', access: VIEW, params: pageParams, handler: (call) => pages.showEditPage(catalog, call) }),
+    route({
+      method: 'get',
+      path: '/pages/:id',
+      access: VIEW,
+      params: pageParams,
+      query: pages.editPageQuery,
+      handler: (call) => pages.showEditPage(catalog, tree, call),
+    }),
     route({
       method: 'post',
       path: '/pages/:id',

@@ -3,6 +3,8 @@
 // administration and the public site. Its templates and block types live in one
 // catalog created here, per application, and handed to the rows that need it; nothing
 // outside this folder and models/controllers/views of the module knows more of it.
+import { DEFAULT_SITEMAP_OPTIONS, type SitemapOptions } from '../../controllers/pages/sitemap.js';
+import { DEFAULT_TREE_OPTIONS, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
 import { moduleMigrationsDirectory } from '../../lib/migrations.js';
 import type { SiteModule } from '../../lib/modules.js';
 import { createPageCatalog } from '../../models/pages/catalog.js';
@@ -11,16 +13,28 @@ import { pagesAdminRoutes } from './admin-screens.js';
 import { pagesApiRoutes } from './api.js';
 import { pagesSiteRoutes } from './site.js';
 
-export const pagesModule: SiteModule = {
-  name: 'pages',
-  register(site) {
-    const catalog = createPageCatalog();
-    site.permissionSection(PAGES_PERMISSION_SECTION);
-    site.migrations(moduleMigrationsDirectory('pages'));
-    site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
-    site.adminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
-    site.apiRoutes(pagesApiRoutes(catalog));
-    site.adminRoutes(pagesAdminRoutes(catalog));
-    site.siteRoutes(pagesSiteRoutes(catalog));
-  },
-};
+/** Sizes a site (or a test, with small ones) may choose; the defaults suit any site. */
+export interface PagesModuleOptions {
+  sitemap?: Partial<SitemapOptions>;
+  tree?: Partial<TreeOptions>;
+}
+
+export function createPagesModule(options: PagesModuleOptions = {}): SiteModule {
+  const sitemap = { ...DEFAULT_SITEMAP_OPTIONS, ...options.sitemap };
+  const tree = { ...DEFAULT_TREE_OPTIONS, ...options.tree };
+  return {
+    name: 'pages',
+    register(site) {
+      const catalog = createPageCatalog();
+      site.permissionSection(PAGES_PERMISSION_SECTION);
+      site.migrations(moduleMigrationsDirectory('pages'));
+      site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
+      site.adminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
+      site.apiRoutes(pagesApiRoutes(catalog));
+      site.adminRoutes(pagesAdminRoutes(catalog, tree));
+      site.siteRoutes(pagesSiteRoutes(catalog, sitemap));
+    },
+  };
+}
+
+export const pagesModule: SiteModule = createPagesModule();

@@ -1,12 +1,17 @@
 // Public site rows of the pages module (GET only, no session: declared 'public'),
-// mounted by routes/site.ts after every other area. The catch-all comes last.
-import { renderHome, renderPublicPage, renderSitemap } from '../../controllers/pages/site.js';
+// mounted by routes/site.ts after every other area. The catch-all comes last. The
+// sitemap's gate is created here, once per application (register() runs per app).
+import { renderHome, renderPublicPage } from '../../controllers/pages/site.js';
+import { createGate, serveSitemapFile, serveSitemapIndex, sitemapParams, type SitemapOptions } from '../../controllers/pages/sitemap.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 
-export function pagesSiteRoutes(catalog: PageCatalog): AnyRoute[] {
+export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): AnyRoute[] {
+  const gate = createGate(sitemap.concurrency);
   return [
-    route({ method: 'get', path: '/sitemap.xml', access: 'public', handler: renderSitemap }),
+    route({ method: 'get', path: '/sitemap.xml', access: 'public', handler: (call) => serveSitemapIndex(sitemap, gate, call) }),
+    // A page slug has no dot, so no page can take these paths.
+    route({ method: 'get', path: '/sitemap-:n.xml', access: 'public', params: sitemapParams, handler: (call) => serveSitemapFile(sitemap, gate, call) }),
     route({ method: 'get', path: '/', access: 'public', handler: (call) => renderHome(catalog, call) }),
     route({ method: 'get', path: '/*path', access: 'public', handler: (call) => renderPublicPage(catalog, call) }),
   ];

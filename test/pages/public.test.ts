@@ -205,7 +205,7 @@ describe('public pages: server functions, public routes, site', () => {
           JSON.stringify((await request(app).get('/app/api/pages?parent=rubrique')).body) +
           JSON.stringify((await request(app).get(`/app/api/pages?parent=${ids.secret}`)).body),
       ],
-      ['GET /sitemap.xml', async () => (await request(app).get('/sitemap.xml')).text],
+      ['GET /sitemap.xml and its file', async () => (await request(app).get('/sitemap.xml')).text + (await request(app).get('/sitemap-1.xml')).text],
       ['the public site', async (path) => (await request(app).get(`/${path}`)).text + (await request(app).get('/rubrique')).text],
     ];
 
@@ -403,14 +403,19 @@ describe('public pages: server functions, public routes, site', () => {
       expect((await request(app).get('/accueil')).text).to.include('<link rel="canonical" href="https://exemple.fr/">');
     });
 
-    it('lists every public page in /sitemap.xml with absolute URLs', async () => {
+    it('lists every public page in the sitemap with absolute URLs (/sitemap.xml is the index of its files)', async () => {
       await makeChain(ctx, 3);
       await makePage(ctx, { title: 'Accueil' });
-      const res = await request(app).get('/sitemap.xml');
+      const index = await request(app).get('/sitemap.xml');
+      expect(index.status).to.equal(200);
+      expect(index.headers['content-type']).to.match(/application\/xml/);
+      expect([...index.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])).to.deep.equal(['https://exemple.fr/sitemap-1.xml']);
+      const res = await request(app).get('/sitemap-1.xml');
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/application\/xml/);
       const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
-      expect(locs).to.deep.equal(['https://exemple.fr/', 'https://exemple.fr/p1', 'https://exemple.fr/p1/p2', 'https://exemple.fr/p1/p2/p3']);
+      // In id order; the page «accueil» is `/`.
+      expect(locs).to.deep.equal(['https://exemple.fr/p1', 'https://exemple.fr/p1/p2', 'https://exemple.fr/p1/p2/p3', 'https://exemple.fr/']);
     });
 
     it('never reaches the HTTP routes from in-process code and opens no session on public pages', async () => {
@@ -428,7 +433,7 @@ describe('public pages: server functions, public routes, site', () => {
     it('reads no session for the public JSON routes, even when a session cookie is sent', async () => {
       await makeChain(ctx, 2);
       const user = await userWith(ctx, ['admin.access']);
-      for (const path of ['/app/api/pages', '/app/api/pages/by-path?path=p1/p2', '/p1/p2', '/sitemap.xml', '/']) {
+      for (const path of ['/app/api/pages', '/app/api/pages/by-path?path=p1/p2', '/p1/p2', '/sitemap.xml', '/sitemap-1.xml', '/']) {
         const statements = await countStatements(ctx, () =>
           request(app)
             .get(path)
@@ -450,7 +455,7 @@ describe('public pages: server functions, public routes, site', () => {
       expect(head.status).to.equal(200);
       expect(head.headers['content-type']).to.match(/text\/html/);
       for (const method of ['post', 'put', 'patch', 'delete'] as const) {
-        for (const path of ['/p1', '/', '/sitemap.xml', '/nulle/part']) {
+        for (const path of ['/p1', '/', '/sitemap.xml', '/sitemap-1.xml', '/nulle/part']) {
           const res = await request(app)[method](path).send({ title: 'x' });
           expect(res.status, `${method} ${path}`).to.equal(404);
         }

@@ -23,20 +23,25 @@ describe('/admin pages screens', () => {
   const version = async (id: number) => new Date((await getPage(ctx, id)).updated_at).toISOString();
 
   describe('tree', () => {
-    it('shows the tree indented in <details>, with a visibility filter; refused without pages.view', async () => {
+    it('shows the root pages, opens one with its path expanded, lists a visibility filter with paths; refused without pages.view', async () => {
       const root = await createPage(ctx, { title: 'Racine' });
       const child = await createPage(ctx, { title: 'Enfant', parent_id: root.id, visibility: 'private' });
-      await createPage(ctx, { title: 'Petit-enfant', parent_id: child.id });
+      const grandchild = await createPage(ctx, { title: 'Petit-enfant', parent_id: child.id });
       const client = await reader();
       const page = await client.get('/admin/pages');
       expect(page.status).to.equal(200);
       expect(page.text).to.include('<title>Pages — Site de test</title>');
-      expect(page.text).to.include('<details open>').and.include('/racine/enfant/petit-enfant');
+      // One level at a time: the root, and a link that opens it.
+      expect(textOf(page.text)).to.include('Racine').and.include('Ouvrir Racine (1 sous-page)').and.not.include('Enfant');
+      expect(page.text).to.include(`href="/admin/pages?open=${root.id}#page-${root.id}"`);
       expect(page.text).not.to.include('Nouvelle page');
+      const opened = await client.get(`/admin/pages?open=${grandchild.id}`);
+      expect(textOf(opened.text)).to.include('/racine/enfant/petit-enfant').and.include('Replier Enfant');
+      expect(textOf(opened.text)).to.include('masquée : sous une page privée');
       const privateOnly = await client.get('/admin/pages?visibility=private');
-      expect(textOf(privateOnly.text)).to.include('Enfant').and.not.include('Petit-enfant');
+      expect(textOf(privateOnly.text)).to.include('Enfant').and.include('/racine/enfant').and.not.include('Petit-enfant');
       const publicOnly = await client.get('/admin/pages?visibility=public');
-      expect(textOf(publicOnly.text)).to.include('Petit-enfant').and.include('sous une page masquée par le filtre');
+      expect(textOf(publicOnly.text)).to.include('Petit-enfant').and.include('/racine/enfant/petit-enfant').and.include('masquée : sous une page privée');
       expect((await (await AdminClient.as(app, { permissions: ['admin.access'] })).get('/admin/pages')).status).to.equal(403);
     });
   });

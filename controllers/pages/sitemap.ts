@@ -1,0 +1,156 @@
+// GET /sitemap.xml (an index of the files) and GET /sitemap-<n>.xml (at most `perFile`
+// URLs each). A file is written to the response one batch of rows at a time, never
+// built whole: memory stays one batch per request whatever the size of the site. Every
+// batch statement passes through one gate per application, so any number of crawlers
+// share a fixed slice of the database while page reads keep their pool and their time.
+// Both answer 304 to If-None-Match / If-Modified-Since from the tree's version (one
+// primary-key read), before any other statement.
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+import Joi from 'joi';
+import type { AppContext } from '../../lib/context.js';
+import { text } from '../../lib/schema-primitives.js';
+import { HOME_SLUG } from '../../models/pages/public.js';
+import { sitemapBatch, sitemapFileCount, sitemapRange, SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
+import { readTreeState, type TreeState } from '../../models/pages/tree-state.js';
+import type { AnyCall, Call } from '../../routes/define.js';
+import { absoluteUrl, notFoundPage } from './site.js';
+
+export interface SitemapOptions {
+  /** URLs per file (the protocol allows 50,000). */
+  perFile: number;
+  /** Rows per statement while a file is written. */
+  batchSize: number;
+  /** Sitemap statements running at once, for the whole application. */
+  concurrency: number;
+}
+
+export const DEFAULT_SITEMAP_OPTIONS: SitemapOptions = { perFile: SITEMAP_MAX_URLS, batchSize: 500, concurrency: 1 };
+
+/** `n` of /sitemap-<n>.xml: plain digits become a number; anything else stays text (404). */
+export const sitemapParams = Joi.object<{ n: number | string }>({
+  n: Joi.alternatives(
+    Joi.string()
+      .pattern(/^[1-9][0-9]{0,8}$/)
+      .custom((value: string) => Number(value)),
+    text().max(200),
+  ).required(),
+});
+
+/** A FIFO limit on concurrent work, created per application (by the module's register()). */
+export interface Gate {
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export function createGate(limit: number): Gate {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else active--;
+  };
+  return {
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      if (active < limit) active++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await work();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const xml = (value: string) => value.replace(/[&<>"']/g, (char) => XML_ENTITIES[char]);
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+function entry(tag: 'url' | 'sitemap', loc: string, lastmod?: Date): string {
+  return `  <${tag}><loc>${xml(loc)}</loc>${lastmod ? `<lastmod>${new Date(lastmod).toISOString()}</lastmod>` : ''}</${tag}>\n`;
+}
+
+/**
+ * Sets ETag and Last-Modified from the tree's version (and what else shapes the bytes:
+ * the base URL, the file size, which file); true when the client's copy is current
+ * and a 304 went out.
+ */
+function answeredFromCache(ctx: AppContext, call: AnyCall, state: TreeState, options: SitemapOptions, name: string): boolean {
+  const shape = createHash('sha256').update(`${ctx.config.baseUrl}\n${options.perFile}\n${name}`).digest('base64url').slice(0, 16);
+  const { req, res } = call;
+  res.set({
+    ETag: `"${state.version}-${state.changedAt.getTime().toString(36)}-${shape}"`,
+    'Last-Modified': state.changedAt.toUTCString(),
+    'Cache-Control': 'no-cache',
+  });
+  if (!req.fresh) return false;
+  res.status(304).end();
+  return true;
+}
+
+/** Resolves once the response can take more, or is gone. */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+// GET /sitemap.xml
+export async function serveSitemapIndex(options: SitemapOptions, gate: Gate, call: Call): Promise<void> {
+  const { ctx, res } = call;
+  const state = await readTreeState(ctx);
+  if (answeredFromCache(ctx, call, state, options, 'index')) return;
+  const files = await gate.run(() => sitemapFileCount(ctx, options.perFile));
+  let body = `${XML_HEAD}<sitemapindex xmlns="${NAMESPACE}">\n`;
+  for (let n = 1; n <= files; n++) body += entry('sitemap', absoluteUrl(ctx.config.baseUrl, `/sitemap-${n}.xml`), state.changedAt);
+  res.type('application/xml').send(`${body}</sitemapindex>\n`);
+}
+
+// GET /sitemap-<n>.xml
+export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call: Call<{ n: number | string }>): Promise<void> {
+  const { ctx, req, res } = call;
+  const n = call.params.n;
+  if (typeof n !== 'number') return notFoundPage(res);
+  const state = await readTreeState(ctx);
+  // The same version cannot have lost the file: a 304 needs nothing else.
+  if (answeredFromCache(ctx, call, state, options, `file-${n}`)) return;
+  const range = await gate.run(() => sitemapRange(ctx, n, options.perFile));
+  if (!range) {
+    res.removeHeader('ETag');
+    res.removeHeader('Last-Modified');
+    return notFoundPage(res);
+  }
+  // Written in full: res.send() would add the charset, a streamed answer must say it.
+  res.set('Content-Type', 'application/xml; charset=utf-8');
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  let closed = false;
+  res.once('close', () => (closed = true));
+  const write = async (chunk: string) => {
+    if (!res.write(chunk)) await drained(res);
+  };
+  const base = ctx.config.baseUrl;
+  await write(`${XML_HEAD}<urlset xmlns="${NAMESPACE}">\n`);
+  if (range.withHome) await write(entry('url', absoluteUrl(base, '/')));
+  for (let after = 0; !closed;) {
+    const rows = await gate.run(() => sitemapBatch(ctx, range, after, options.batchSize));
+    let chunk = '';
+    for (const row of rows) {
+      if (row.url !== null) chunk += entry('url', absoluteUrl(base, row.url === `/${HOME_SLUG}` ? '/' : row.url), row.updated_at);
+    }
+    if (chunk) await write(chunk);
+    if (rows.length < options.batchSize) break;
+    after = rows[rows.length - 1].id;
+  }
+  if (!closed) res.end('</urlset>\n');
+}
