@@ -45,7 +45,7 @@ export async function saveName({ ctx, req, res, body }: Call<None, None, { name:
 
 // POST …/email {email, current_password}: link to the new address, notice to the old.
 export async function startAddressChange({ ctx, req, res, body }: Call<None, None, { email: string; current_password: string }>): Promise<void> {
-  const { pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password });
+  const { pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password }, req);
   redirectWithFlash(req, res, base(req), adminMessages.profileEmailPending(pendingEmail));
 }
 
@@ -59,7 +59,7 @@ export async function savePassword({
   if (body.new_password !== body.confirm_password) {
     throw new ValidationError(adminMessages.passwordsDiffer, { details: [{ field: 'confirm_password', message: adminMessages.passwordsDiffer }] });
   }
-  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password });
+  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password }, req);
   redirectWithFlash(req, res, base(req), adminMessages.profilePasswordSaved);
 }
 

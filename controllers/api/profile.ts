@@ -20,7 +20,7 @@ export async function updateProfileHandler({ ctx, req, res, body }: Call<None, N
 
 // POST /app/api/users/profile/email {email, current_password} — 202: pending until the link is followed.
 export async function startEmailChangeHandler({ ctx, req, res, body }: Call<None, None, { email: string; current_password: string }>): Promise<void> {
-  const { user, pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password });
+  const { user, pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password }, req);
   res.status(202).json({ email: user.email, pending_email: pendingEmail });
 }
 
@@ -39,7 +39,7 @@ export async function confirmEmailChangeHandler({ ctx, req, res, query }: Call<N
 
 // POST /app/api/users/profile/password {current_password, new_password} — other sessions closed.
 export async function changePasswordHandler({ ctx, req, res, body }: Call<None, None, { current_password: string; new_password: string }>): Promise<void> {
-  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password });
+  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password }, req);
   res.status(204).end();
 }
 

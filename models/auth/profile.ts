@@ -5,7 +5,7 @@
 // services/users.ts).
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError, UserFacingError } from '../../lib/errors.js';
-import { checkPassword, storePasswordHash } from './credentials.js';
+import { storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
 import { revokeAllUserSessions } from './sessions.js';
@@ -15,19 +15,12 @@ import { consumeToken, issueToken } from './verifications.js';
 export const profileMessages = {
   notFound: 'Utilisateur introuvable.',
   sameEmail: 'Ce courriel est déjà celui du compte.',
-  currentPasswordWrong: authMessages.currentPasswordWrong,
   invalidLink: authMessages.invalidOrExpiredLink,
   emailTaken: authMessages.emailTaken,
 } as const;
 
-function currentPasswordWrong(): UserFacingError {
-  return new UserFacingError(profileMessages.currentPasswordWrong, {
-    code: 'current_password_wrong',
-    details: [{ field: 'current_password', message: profileMessages.currentPasswordWrong }],
-  });
-}
-
-async function existingUser(ctx: AppContext, userId: number): Promise<User> {
+/** The account of a logged-in user (a 404 if it was deleted meanwhile). */
+export async function existingUser(ctx: AppContext, userId: number): Promise<User> {
   const user = await findUserById(ctx, userId);
   if (!user) throw new NotFoundError(profileMessages.notFound);
   return user;
@@ -58,16 +51,6 @@ export async function issueEmailChange(ctx: AppContext, user: { id: number; emai
   if (taken) throw new ConflictError(profileMessages.emailTaken, { code: 'email_taken' });
   const { token } = await issueToken(ctx, 'email_change', user, { newEmail });
   return { user: await existingUser(ctx, user.id), newEmail, token };
-}
-
-/**
- * The user's own address change: the current password is checked before anything
- * else, so the form cannot be used to probe which addresses are taken.
- */
-export async function startEmailChange(ctx: AppContext, userId: number, input: { email: string; currentPassword: string }): Promise<PendingEmailChange> {
-  const user = await existingUser(ctx, userId);
-  if (!(await checkPassword(ctx, user.id, input.currentPassword))) throw currentPasswordWrong();
-  return issueEmailChange(ctx, user, input.email);
 }
 
 export type EmailChangeOutcome =
@@ -106,17 +89,12 @@ export function emailChangeRefusal(outcome: { status: 'invalid' | 'taken' }): Us
 }
 
 /**
- * Changes the password after checking the current one; every other session of the
- * account is closed, the caller's (keepSid) stays open.
+ * Replaces the user's own password (the caller has checked the current one); every
+ * other session of the account is closed, the caller's (keepSid) stays open.
  */
-export async function changePassword(
-  ctx: AppContext,
-  userId: number,
-  input: { currentPassword: string; newPassword: string; keepSid?: string },
-): Promise<User> {
+export async function replaceOwnPassword(ctx: AppContext, userId: number, input: { newPassword: string; keepSid?: string }): Promise<User> {
   assertPasswordPolicy(input.newPassword, 'new_password');
   const user = await existingUser(ctx, userId);
-  if (!(await checkPassword(ctx, user.id, input.currentPassword))) throw currentPasswordWrong();
   const passwordHash = await ctx.hasher.hash(input.newPassword);
   await inTransaction(ctx, async (tx) => {
     await storePasswordHash(tx, userId, passwordHash);
