@@ -217,6 +217,7 @@ describe('administration in a browser', function () {
           if (level < titles.length - 1) await page.getByRole('link', { name: 'Ajouter une sous-page' }).click();
         }
         // The image block, on the deepest page.
+        const deepest = /\/admin\/pages\/(\d+)$/.exec(page.url())![1];
         await page.getByLabel('Type du nouveau bloc').selectOption('image');
         await page.getByRole('button', { name: 'Ajouter le bloc' }).click();
         await page.waitForLoadState();
@@ -235,7 +236,8 @@ describe('administration in a browser', function () {
         expect(await flashText(page)).to.equal('Le bloc est déplacé.');
         await shot(page, `${mode}-page-edit`);
 
-        await page.goto(`${baseUrl}/admin/pages`);
+        // The tree shows one level at a time: opening the deepest page expands its path.
+        await page.goto(`${baseUrl}/admin/pages?open=${deepest}`);
         expect(await page.locator('.tree-meta').allTextContents()).to.deep.equal([
           '/nos-ateliers',
           '/nos-ateliers/ateliers-d-ete',
