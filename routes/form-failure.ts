@@ -48,7 +48,8 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
     }
     // A lost session is not the form's fault (it goes to the login page); a wrong
     // password is, and shows on the form.
-    if (appError.status >= 500 || appError instanceof UnauthenticatedError) return next(error);
+    // An email that had to leave and could not (503 mail_failed) is said on the form too.
+    if ((appError.status >= 500 && appError.code !== 'mail_failed') || appError instanceof UnauthenticatedError) return next(error);
     const fieldErrors: Record<string, string> = {};
     for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
     const call = { ctx, req, res, params: req.params, query: req.query, body: req.body ?? {} };
