@@ -1,6 +1,10 @@
 // Benchmark: the real application (createApp), production settings, on a free port.
+// SITEMAP_BATCH, SITEMAP_CONCURRENCY and SITEMAP_DUTY override the pages module's
+// sitemap options (to compare settings; unset, the defaults the site runs with).
 import { createApp } from '../../app.js';
 import { loadConfig } from '../../lib/config.js';
+import { coreModule } from '../../routes/core-module.js';
+import { createPagesModule } from '../../routes/pages/index.js';
 
 const config = loadConfig({
   NODE_ENV: 'production',
@@ -12,7 +16,10 @@ const config = loadConfig({
   DATA_DIR: process.env.BENCH_DATA_DIR,
   PASSWORD_HASH_COST: '11',
 });
-const app = createApp(config);
+const number = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+const sitemap = { batchSize: number('SITEMAP_BATCH'), concurrency: number('SITEMAP_CONCURRENCY'), duty: number('SITEMAP_DUTY') };
+const pages = createPagesModule({ sitemap: Object.fromEntries(Object.entries(sitemap).filter(([, value]) => value !== undefined)) });
+const app = createApp(config, [coreModule, pages]);
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.stdout.write(`READY ${address.port}\n`);

@@ -21,7 +21,7 @@ export interface TreeOptions {
   pickerSize: number;
 }
 
-export const DEFAULT_TREE_OPTIONS: TreeOptions = { pageSize: 50, pickerSize: 20 };
+export const DEFAULT_TREE_OPTIONS: TreeOptions = { pageSize: 25, pickerSize: 20 };
 
 export interface TreeQuery {
   open?: number;

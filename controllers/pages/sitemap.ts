@@ -23,9 +23,12 @@ export interface SitemapOptions {
   batchSize: number;
   /** Sitemap statements running at once, for the whole application. */
   concurrency: number;
+  /** Share of the time a slot may spend running statements (0 < duty ≤ 1): after a
+   *  statement of t ms, its slot rests t × (1 / duty − 1) ms before the next one. */
+  duty: number;
 }
 
-export const DEFAULT_SITEMAP_OPTIONS: SitemapOptions = { perFile: SITEMAP_MAX_URLS, batchSize: 500, concurrency: 1 };
+export const DEFAULT_SITEMAP_OPTIONS: SitemapOptions = { perFile: SITEMAP_MAX_URLS, batchSize: 500, concurrency: 1, duty: 0.5 };
 
 /** `n` of /sitemap-<n>.xml: plain digits become a number; anything else stays text (404). */
 export const sitemapParams = Joi.object<{ n: number | string }>({
@@ -37,12 +40,16 @@ export const sitemapParams = Joi.object<{ n: number | string }>({
   ).required(),
 });
 
-/** A FIFO limit on concurrent work, created per application (by the module's register()). */
+/**
+ * A FIFO limit on concurrent work, created per application (by the module's
+ * register()), which also paces it: a slot rests after each piece of work so that the
+ * work takes at most `duty` of the slot's time.
+ */
 export interface Gate {
   run<T>(work: () => Promise<T>): Promise<T>;
 }
 
-export function createGate(limit: number): Gate {
+export function createGate(limit: number, duty = 1): Gate {
   let active = 0;
   const waiting: Array<() => void> = [];
   const release = () => {
@@ -54,10 +61,13 @@ export function createGate(limit: number): Gate {
     async run<T>(work: () => Promise<T>): Promise<T> {
       if (active < limit) active++;
       else await new Promise<void>((resolve) => waiting.push(resolve));
+      const started = performance.now();
       try {
         return await work();
       } finally {
-        release();
+        const rest = (performance.now() - started) * (1 / duty - 1);
+        if (rest >= 1) setTimeout(release, rest);
+        else release();
       }
     },
   };
@@ -136,8 +146,9 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
   }
   let closed = false;
   res.once('close', () => (closed = true));
+  // Once the client is gone, nothing more is written nor waited for (no 'close' comes twice).
   const write = async (chunk: string) => {
-    if (!res.write(chunk)) await drained(res);
+    if (!closed && !res.write(chunk) && !closed) await drained(res);
   };
   const base = ctx.config.baseUrl;
   await write(`${XML_HEAD}<urlset xmlns="${NAMESPACE}">\n`);

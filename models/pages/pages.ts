@@ -29,6 +29,7 @@ import { bumpTreeVersion } from './tree-state.js';
 
 export type { Block } from './blocks.js';
 export { TITLE_MAX_LENGTH } from './rules.js';
+export { deletePage } from './page-delete.js';
 
 export type Visibility = 'public' | 'private';
 
@@ -82,10 +83,6 @@ export const SUMMARY_COLUMNS = PAGE_COLUMNS.filter((column) => column !== 'block
 const COPY_SUFFIX = ' (copie)';
 // Serialises moves so that two concurrent moves cannot build a cycle between them.
 const TREE_MOVE_LOCK = 'app_pages_tree_move';
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === '23503';
-}
 
 async function assertParentExists(tx: AppContext, parentId: number): Promise<void> {
   // FOR KEY SHARE keeps the parent from being deleted before this transaction commits.
@@ -302,45 +299,4 @@ export async function duplicatePage(ctx: AppContext, id: number, actorId: number
     await bumpTreeVersion(tx);
     return copy;
   });
-}
-
-/**
- * Deletes a page. With children it answers 409 unless `cascade`, which removes the
- * whole subtree in one statement of one transaction. Returns the number of pages removed.
- */
-export async function deletePage(ctx: AppContext, id: number, options: { cascade?: boolean } = {}): Promise<number> {
-  return inTransaction(ctx, async (tx): Promise<number> => {
-    const page = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first('id');
-    if (!page) throw new NotFoundError(pageMessages.pageNotFound);
-    let removed: number;
-    try {
-      if (!options.cascade) {
-        const child = await tx.db(PAGES_TABLE).where({ parent_id: id }).first('id');
-        if (child) throw new ConflictError(pageMessages.hasChildren, { code: 'page_has_children' });
-        removed = await tx.db(PAGES_TABLE).where({ id }).delete();
-      } else {
-        removed = await deleteSubtree(tx, id);
-      }
-    } catch (error) {
-      // A child inserted concurrently after the check still cannot be orphaned.
-      if (isForeignKeyViolation(error)) throw new ConflictError(pageMessages.hasChildren, { code: 'page_has_children' });
-      throw error;
-    }
-    await bumpTreeVersion(tx);
-    return removed;
-  });
-}
-
-/** The page and everything under it, in one statement. */
-async function deleteSubtree(tx: AppContext, id: number): Promise<number> {
-  const result = await tx.db.raw<{ rowCount: number }>(
-    `DELETE FROM ${PAGES_TABLE} WHERE id IN (
-           WITH RECURSIVE subtree AS (
-             SELECT id FROM ${PAGES_TABLE} WHERE id = ?
-             UNION ALL
-             SELECT p.id FROM ${PAGES_TABLE} p JOIN subtree s ON COALESCE(p.parent_id, 0) = s.id
-           ) SELECT id FROM subtree)`,
-    [id],
-  );
-  return result.rowCount;
 }

@@ -8,6 +8,7 @@ import { DEFAULT_TREE_OPTIONS, type TreeOptions } from '../../controllers/pages/
 import { moduleMigrationsDirectory } from '../../lib/migrations.js';
 import type { SiteModule } from '../../lib/modules.js';
 import { createPageCatalog } from '../../models/pages/catalog.js';
+import { SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
 import { PAGES_PERMISSION_SECTION } from '../../models/pages/manifest.js';
 import { pagesAdminRoutes } from './admin-screens.js';
 import { pagesApiRoutes } from './api.js';
@@ -19,9 +20,21 @@ export interface PagesModuleOptions {
   tree?: Partial<TreeOptions>;
 }
 
+function checkOption(name: string, value: number, min: number, max: number, integer = true): void {
+  if (!(value >= min && value <= max) || (integer && !Number.isInteger(value))) {
+    throw new Error(`pages module: ${name} must be ${integer ? 'an integer ' : ''}between ${min} and ${max} (got ${value})`);
+  }
+}
+
 export function createPagesModule(options: PagesModuleOptions = {}): SiteModule {
   const sitemap = { ...DEFAULT_SITEMAP_OPTIONS, ...options.sitemap };
   const tree = { ...DEFAULT_TREE_OPTIONS, ...options.tree };
+  checkOption('sitemap.perFile', sitemap.perFile, 1, SITEMAP_MAX_URLS);
+  checkOption('sitemap.batchSize', sitemap.batchSize, 1, 10_000);
+  checkOption('sitemap.concurrency', sitemap.concurrency, 1, 64);
+  checkOption('sitemap.duty', sitemap.duty, 0.01, 1, false);
+  checkOption('tree.pageSize', tree.pageSize, 1, 500);
+  checkOption('tree.pickerSize', tree.pickerSize, 1, 100);
   return {
     name: 'pages',
     register(site) {

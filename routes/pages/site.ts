@@ -7,7 +7,7 @@ import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 
 export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): AnyRoute[] {
-  const gate = createGate(sitemap.concurrency);
+  const gate = createGate(sitemap.concurrency, sitemap.duty);
   return [
     route({ method: 'get', path: '/sitemap.xml', access: 'public', handler: (call) => serveSitemapIndex(sitemap, gate, call) }),
     // A page slug has no dot, so no page can take these paths.

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { closeApp, createApp, type App } from '../../app.js';
 import type { AppContext } from '../../lib/context.js';
-import { getPage } from '../../models/pages/pages.js';
+import { createPage, getPage } from '../../models/pages/pages.js';
 import { coreModule } from '../../routes/core-module.js';
 import { createPagesModule } from '../../routes/pages/index.js';
 import { contextOf, resetData, testConfig } from '../support/app.js';
@@ -111,6 +111,12 @@ describe('admin page tree: one level at a time, paths at any depth, parent searc
     expect(rowsOf(many.text)).to.equal(5);
     expect(many.text).to.include('href="/admin/pages?q=Niveau&amp;page=2"');
     expect(textOf((await client.get(`/admin/pages?q=${site.chain[14]}`)).text)).to.include(pathTo(15));
+    // Any case, accents as typed or left out (through the slug); LIKE's wildcards are plain characters.
+    await createPage(ctx, { title: 'Été à Paris', parent_id: site.roots[0] });
+    for (const q of ['ÉTÉ', 'ete-a', 'Paris'])
+      expect(textOf((await client.get(`/admin/pages?q=${encodeURIComponent(q)}`)).text), q).to.include('/racine-01/ete-a-paris');
+    expect(textOf((await client.get('/admin/pages?q=%25')).text)).to.include('Aucune page ne correspond');
+    expect(textOf((await client.get('/admin/pages?q=_')).text)).to.include('Aucune page ne correspond');
   });
 
   it('expands the edited page’s path: trail of its ancestors, a way back to it in the tree, its parent chosen with its path', async () => {
