@@ -61,7 +61,7 @@ export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> 
     url,
     dataDir: path.join(scratch, 'data'),
     async cleanup() {
-      await adminQuery(adminUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await embedded?.stop();
       rmSync(scratch, { recursive: true, force: true });
     },

@@ -57,7 +57,7 @@ export interface MigrationFile {
 export class MigrationSource implements Knex.MigrationSource<MigrationFile> {
   constructor(private readonly directories: string[] = migrationDirectories()) {}
 
-  async getMigrations(): Promise<MigrationFile[]> {
+  getMigrations(): Promise<MigrationFile[]> {
     const files: MigrationFile[] = [];
     for (const directory of this.directories) {
       for (const entry of readdirSync(directory, { withFileTypes: true })) {
@@ -69,10 +69,12 @@ export class MigrationSource implements Knex.MigrationSource<MigrationFile> {
     files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     for (let index = 1; index < files.length; index++) {
       if (this.getMigrationName(files[index]) === this.getMigrationName(files[index - 1])) {
-        throw new Error(`two migrations are named ${this.getMigrationName(files[index])}: in ${files[index - 1].directory} and ${files[index].directory}`);
+        return Promise.reject(
+          new Error(`two migrations are named ${this.getMigrationName(files[index])}: in ${files[index - 1].directory} and ${files[index].directory}`),
+        );
       }
     }
-    return files;
+    return Promise.resolve(files);
   }
 
   getMigrationName(migration: MigrationFile): string {
@@ -80,7 +82,7 @@ export class MigrationSource implements Knex.MigrationSource<MigrationFile> {
   }
 
   async getMigration(migration: MigrationFile): Promise<Knex.Migration> {
-    return import(pathToFileURL(path.join(migration.directory, migration.file)).href);
+    return (await import(pathToFileURL(path.join(migration.directory, migration.file)).href)) as Knex.Migration;
   }
 }
 
@@ -107,9 +109,11 @@ function migratorConfig(options: MigrationOptions): Knex.MigratorConfig {
  * one would not have to spare). Closing that connection would release the lock too.
  */
 async function withMigrationLock<T>(knex: Knex, options: MigrationOptions, work: () => Promise<T>): Promise<T> {
-  const connection: pg.Client = await knex.client.acquireRawConnection();
+  // knex's client is untyped: its raw connections are pg clients (client 'pg').
+  const client = knex.client as { acquireRawConnection(): Promise<pg.Client>; destroyRawConnection(connection: pg.Client): Promise<void> };
+  const connection = await client.acquireRawConnection();
   try {
-    const { rows } = await connection.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
+    const { rows } = await connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
     if (!rows[0].locked) {
       options.onWait?.();
       await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -121,14 +125,14 @@ async function withMigrationLock<T>(knex: Knex, options: MigrationOptions, work:
       await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     }
   } finally {
-    await knex.client.destroyRawConnection(connection);
+    await client.destroyRawConnection(connection);
   }
 }
 
 /** Applies every pending migration, as one batch in one transaction. */
 export async function migrateLatest(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
   return withMigrationLock(knex, options, async () => {
-    const [batch, migrations] = await knex.migrate.latest(migratorConfig(options));
+    const [batch, migrations] = (await knex.migrate.latest(migratorConfig(options))) as [number, string[]];
     return { batch, migrations };
   });
 }
@@ -136,7 +140,7 @@ export async function migrateLatest(knex: Knex, options: MigrationOptions = {}):
 /** Undoes the last batch. */
 export async function migrateRollback(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
   return withMigrationLock(knex, options, async () => {
-    const [batch, migrations] = await knex.migrate.rollback(migratorConfig(options), false);
+    const [batch, migrations] = (await knex.migrate.rollback(migratorConfig(options), false)) as [number, string[]];
     return { batch, migrations };
   });
 }
@@ -144,7 +148,7 @@ export async function migrateRollback(knex: Knex, options: MigrationOptions = {}
 /** Undoes every applied migration, newest first. */
 export async function migrateReset(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
   return withMigrationLock(knex, options, async () => {
-    const [batch, migrations] = await knex.migrate.rollback(migratorConfig(options), true);
+    const [batch, migrations] = (await knex.migrate.rollback(migratorConfig(options), true)) as [number, string[]];
     return { batch, migrations };
   });
 }

@@ -9,6 +9,7 @@ export const MAX_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 50;
 
 // A lone surrogate: a high one not followed by a low one, or a low one not after a high one.
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL refuses
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const textMessages = {
@@ -17,9 +18,11 @@ export const textMessages = {
 
 /** A string that PostgreSQL can store. */
 export function text(): Joi.StringSchema {
-  return Joi.string().custom((value: string, helpers) => (UNSTORABLE.test(value) ? helpers.error('string.unstorable') : value)).messages({
-    'string.unstorable': textMessages.unstorable,
-  });
+  return Joi.string()
+    .custom((value: string, helpers) => (UNSTORABLE.test(value) ? helpers.error('string.unstorable') : value))
+    .messages({
+      'string.unstorable': textMessages.unstorable,
+    });
 }
 
 /** Whether a value (any depth of objects and arrays) holds a string PostgreSQL cannot store. */
@@ -38,7 +41,11 @@ export const idParam = Joi.string()
 /** An id in a JSON body or a form field. */
 export const id = Joi.number().integer().min(1).max(MAX_ID);
 
-export const email = text().trim().lowercase().max(254).email({ tlds: { allow: false } });
+export const email = text()
+  .trim()
+  .lowercase()
+  .max(254)
+  .email({ tlds: { allow: false } });
 export const personName = text().trim().min(1).max(100);
 // The policy (8 characters, 72 bytes) is checked by the model with its own message.
 export const password = text().min(1).max(1000);
@@ -47,7 +54,9 @@ export const ROLE_NAME_PATTERN = /^[\p{L}\p{N}_ .-]+$/u;
 export const roleName = text().trim().min(1).max(64).pattern(ROLE_NAME_PATTERN);
 export const permissionKey = text().max(64);
 export const sessionId = Joi.string().hex().length(32);
-export const token = Joi.string().max(100).pattern(/^[A-Za-z0-9_-]+$/);
+export const token = Joi.string()
+  .max(100)
+  .pattern(/^[A-Za-z0-9_-]+$/);
 
 /** `limit` and `offset` of a list, with the API's bounds. */
 export function pagination(maxLimit = MAX_PAGE_SIZE, defaultLimit = DEFAULT_PAGE_SIZE) {

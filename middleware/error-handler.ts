@@ -56,7 +56,8 @@ function fromBodyParser(error: { type?: string; status?: number }): AppError | u
 // a path, a missing static file, a corrupt gzip body, a truncated multipart form) carry
 // a 4xx `status` or come from busboy with a telling message: they are the client's
 // fault, so they keep a 4xx status and never reach the log as an internal error.
-const MALFORMED_MULTIPART = /^(Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found|Boundary not found|Part terminated early|Malformed urlencoded form)/i;
+const MALFORMED_MULTIPART =
+  /^(Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found|Boundary not found|Part terminated early|Malformed urlencoded form)/i;
 
 function fromClientError(error: { status?: unknown; statusCode?: unknown; message?: unknown }): AppError | undefined {
   const status = typeof error.status === 'number' ? error.status : typeof error.statusCode === 'number' ? error.statusCode : undefined;
@@ -76,7 +77,7 @@ function fromClientError(error: { status?: unknown; statusCode?: unknown; messag
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const known = error && typeof error === 'object' ? (fromBodyParser(error as { type?: string }) ?? fromClientError(error)) : undefined;
+  const known = error && typeof error === 'object' ? (fromBodyParser(error) ?? fromClientError(error)) : undefined;
   if (known) return known;
   if (isDatabaseUnavailable(error)) return new ServiceUnavailableError(genericMessages.unavailable);
   return new AppError(genericMessages.internal);

@@ -47,12 +47,12 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
       return;
     }
     // A lost session is not the form's fault (it goes to the login page); a wrong
-    // password is, and shows on the form.
-    // An email that had to leave and could not (503 mail_failed) is said on the form too.
+    // password is, and shows on the form, as does an email that had to leave and could
+    // not (503 mail_failed).
     if ((appError.status >= 500 && appError.code !== 'mail_failed') || appError instanceof UnauthenticatedError) return next(error);
     const fieldErrors: Record<string, string> = {};
     for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
-    const call = { ctx, req, res, params: req.params, query: req.query, body: req.body ?? {} };
+    const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
     const form = typeof spec.name === 'function' ? spec.name(call) : spec.name;
     ctx.logger.debug({ requestId: req.id, code: appError.code, form, path: req.path }, 'form refused');
     const locals: FormLocals = { form, values: echoedValues(req.body), error: appError.message, errorCode: appError.code, fieldErrors };

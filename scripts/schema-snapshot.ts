@@ -9,16 +9,18 @@ import { projectRoot } from '../lib/paths.js';
 
 // The test helpers are loaded at run time (this script runs under tsx): a static import
 // would make the production build (tsc → dist/) compile the test folder too.
-const load = (file: string) => import(pathToFileURL(path.join(projectRoot, 'test', 'support', file)).href);
-const database: {
+const load = (file: string): Promise<unknown> => import(pathToFileURL(path.join(projectRoot, 'test', 'support', file)).href);
+interface TestDatabaseHelpers {
   startTestDatabase(): Promise<{ adminUrl: string }>;
   stopTestDatabase(): Promise<void>;
-} = await load('database.ts');
-const snapshots: {
+}
+interface SnapshotHelpers {
   SNAPSHOT_FILE: string;
   snapshotOfFreshDatabase(adminUrl: string, name: string): Promise<{ tables: object }>;
   formatSnapshot(snapshot: object): string;
-} = await load('schema-snapshot.ts');
+}
+const database = (await load('database.ts')) as TestDatabaseHelpers;
+const snapshots = (await load('schema-snapshot.ts')) as SnapshotHelpers;
 
 const { adminUrl } = await database.startTestDatabase();
 try {

@@ -54,8 +54,8 @@ function startServer(databaseUrl: string, port: number, dataDir: string): { chil
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   return { child, output: () => output };
 }
 
@@ -77,7 +77,10 @@ async function waitUntilUp(base: string, server: { child: ChildProcess; output()
 async function formTokens(url: string): Promise<{ cookie: string; fields: string }> {
   const response = await fetch(url);
   const html = await response.text();
-  const cookie = response.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0])
+    .join('; ');
   const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1];
   await sleep(1600);
   return { cookie, fields: new URLSearchParams({ _csrf: field('_csrf'), _t: field('_t'), _hp: '' }).toString() };
@@ -145,7 +148,11 @@ async function main(): Promise<void> {
       ['logins/s (8 clients)', `${round(loginsPerSecond)}`, `≥ ${round(loginTarget)} ${loginsPerSecond >= loginTarget ? '✔' : '✘'}`],
       ['login answers 303 / total', `${loginOk} / ${loginTotal}`, loginOk === loginTotal ? '✔' : '✘'],
       ['GET /auth/login idle p50 / p99', `${idle.latency.p50} / ${idle.latency.p99} ms`, ''],
-      ['GET /auth/login under login load p50 / p99', `${loaded.latency.p50} / ${loaded.latency.p99} ms`, `p99 ≤ ${round(p99Target)} ms ${loaded.latency.p99 <= p99Target ? '✔' : '✘'}`],
+      [
+        'GET /auth/login under login load p50 / p99',
+        `${loaded.latency.p50} / ${loaded.latency.p99} ms`,
+        `p99 ≤ ${round(p99Target)} ms ${loaded.latency.p99 <= p99Target ? '✔' : '✘'}`,
+      ],
       ['GET probe rate (req/s)', `${probeRate}`, ''],
     ];
     console.log(`\n| measure | value | target |\n|---|---|---|`);

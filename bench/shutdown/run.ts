@@ -37,8 +37,8 @@ function spawnProcess(script: string, env: Record<string, string>): { child: Chi
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   return { child, output: () => output };
 }
 
@@ -115,7 +115,9 @@ async function main(): Promise<void> {
       await trial('baseline: bare node:http, server.close()', 'bench/shutdown/naive-server.ts', {}, await freePort()),
       await trial('site (app.ts)', 'app.ts', siteEnv, await freePort()),
     ];
-    console.log(`\nSIGTERM under keep-alive load: ${connections} connections, signal after ${beforeSeconds} s, Node ${process.version} driver, server under ${nodeBinary}\n`);
+    console.log(
+      `\nSIGTERM under keep-alive load: ${connections} connections, signal after ${beforeSeconds} s, Node ${process.version} driver, server under ${nodeBinary}\n`,
+    );
     console.log('| server | exit code | stop time | answered (after signal) | cut | reset unread | refused |');
     console.log('|---|---|---|---|---|---|---|');
     for (const t of trials) {

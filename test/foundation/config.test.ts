@@ -36,7 +36,11 @@ describe('configuration (lib/config.ts)', () => {
     ['a malformed rate limit', { RATE_LIMIT_LOGIN: 'ten per minute' }, /RATE_LIMIT_LOGIN/],
     ['APP_TRUST_PROXY=true (any client could pick its address)', { APP_TRUST_PROXY: 'true' }, /APP_TRUST_PROXY/],
     ['a trusted proxy hop count out of 1–10', { APP_TRUST_PROXY: '11' }, /APP_TRUST_PROXY/],
-    ['a trusted proxy subnet with an impossible prefix (proxy-addr would refuse it)', { APP_TRUST_PROXY: '10.0.0.0/99' }, /APP_TRUST_PROXY.*invalid range on address: 10\.0\.0\.0\/99/],
+    [
+      'a trusted proxy subnet with an impossible prefix (proxy-addr would refuse it)',
+      { APP_TRUST_PROXY: '10.0.0.0/99' },
+      /APP_TRUST_PROXY.*invalid range on address: 10\.0\.0\.0\/99/,
+    ],
     ['a trusted proxy that is not an IP address', { APP_TRUST_PROXY: 'loopback, 10.0.0.300' }, /APP_TRUST_PROXY.*invalid IP address: 10\.0\.0\.300/],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
   ];
@@ -51,7 +55,11 @@ describe('configuration (lib/config.ts)', () => {
     expect(loadConfig({ ...dir, APP_TRUST_PROXY: '1' }).trustProxy).to.equal(1);
     expect(loadConfig({ ...dir, APP_TRUST_PROXY: 'loopback' }).trustProxy).to.deep.equal(['loopback']);
     expect(loadConfig({ ...dir, APP_TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' }).trustProxy).to.deep.equal(['10.0.0.1', '192.168.0.0/16']);
-    expect(loadConfig({ ...dir, APP_TRUST_PROXY: 'uniquelocal, fe80::/10, 10.0.0.0/255.0.0.0' }).trustProxy).to.deep.equal(['uniquelocal', 'fe80::/10', '10.0.0.0/255.0.0.0']);
+    expect(loadConfig({ ...dir, APP_TRUST_PROXY: 'uniquelocal, fe80::/10, 10.0.0.0/255.0.0.0' }).trustProxy).to.deep.equal([
+      'uniquelocal',
+      'fe80::/10',
+      '10.0.0.0/255.0.0.0',
+    ]);
   });
 
   it('keeps APP_AUTH_REGISTRATION as written: only the exact "false" closes registration', () => {

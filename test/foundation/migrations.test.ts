@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { MigrationSource, migrateLatest, migrateReset, migrateRollback, migrationDirectories, migrationStatus, pendingMigrations } from '../../lib/migrations.js';
+import {
+  MigrationSource,
+  migrateLatest,
+  migrateReset,
+  migrateRollback,
+  migrationDirectories,
+  migrationStatus,
+  pendingMigrations,
+} from '../../lib/migrations.js';
 import * as authSchema from '../../models/auth/schema.js';
 import * as pagesSchema from '../../models/pages/schema.js';
 import { spawnServer } from '../support/server-process.js';

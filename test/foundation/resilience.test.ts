@@ -49,9 +49,7 @@ describe('database outage', () => {
 
   it('answers 503, then recovers, when every backend connection is killed mid-traffic', async () => {
     const name = testDatabase().name;
-    const traffic = Array.from({ length: 30 }, (_, index) =>
-      new Promise((resolve) => setTimeout(resolve, index * 5)).then(() => request(app).get('/auth')),
-    );
+    const traffic = Array.from({ length: 30 }, (_, index) => new Promise((resolve) => setTimeout(resolve, index * 5)).then(() => request(app).get('/auth')));
     await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
     const responses = await Promise.all(traffic);
     for (const response of responses) expect([200, 503]).to.include(response.status);
@@ -76,13 +74,17 @@ describe('database outage, as the log shows it', () => {
       for (let index = 0; index < 20; index++) expect((await fetch(`${base}/auth`)).status).to.equal(503);
       await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
       expect((await fetch(`${base}/auth`)).status).to.equal(200);
-      const lines = server.output().split('\n').slice(before - 1).filter((line) => line.startsWith('{'));
+      const lines = server
+        .output()
+        .split('\n')
+        .slice(before - 1)
+        .filter((line) => line.startsWith('{'));
       const records = lines.map((line) => JSON.parse(line) as { msg: string; status?: number; err?: unknown });
       expect(records.filter((record) => record.msg === 'request' && record.status === 503)).to.have.length(20);
       expect(records.filter((record) => record.msg.startsWith('database unavailable'))).to.have.length(1);
       expect(records.filter((record) => record.msg === 'database available again')).to.have.length(1);
       const stacks = lines.filter((line) => /\bat .*\.(ts|js):\d+/.test(line));
-      expect(stacks, stacks.join("\n")).to.deep.equal([]);
+      expect(stacks, stacks.join('\n')).to.deep.equal([]);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -100,7 +102,10 @@ describe('start-up messages', () => {
     const server = await spawnServer(serverEnv());
     try {
       await waitForListening(server);
-      const warnings = server.output().split('\n').filter((line) => line.includes('emails are written to the outbox folder'));
+      const warnings = server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('emails are written to the outbox folder'));
       expect(warnings).to.have.length(1);
     } finally {
       server.child.kill('SIGTERM');
@@ -182,7 +187,6 @@ describe('graceful shutdown', () => {
     expect(server.output()).to.not.include('shutdown took longer');
   });
 
-
   it('finishes a request in flight on SIGTERM, then exits 0', async function () {
     this.timeout(40_000);
     const server = await spawnServer({
@@ -197,9 +201,11 @@ describe('graceful shutdown', () => {
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     let reply = '';
-    socket.on('data', (chunk) => (reply += chunk));
+    socket.on('data', (chunk: Buffer) => (reply += chunk.toString()));
     const body = 'email=a%40b.c&password=x';
-    socket.write(`POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
     socket.write(body.slice(0, 5));
     await new Promise((resolve) => setTimeout(resolve, 200));
 

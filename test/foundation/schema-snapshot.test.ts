@@ -6,7 +6,8 @@ import { CORE_PERMISSION_SECTIONS } from '../../models/auth/schema.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { appTables, readSchemaSnapshot, scratchKnex, snapshotDifferences, SNAPSHOT_FILE, type SchemaSnapshot } from '../support/schema-snapshot.js';
 
-const RUN_SNAPSHOT = 'If the change is intended (a new migration), run `npm run schema:snapshot` and commit test/foundation/schema-snapshot.json with the migration.';
+const RUN_SNAPSHOT =
+  'If the change is intended (a new migration), run `npm run schema:snapshot` and commit test/foundation/schema-snapshot.json with the migration.';
 
 function committedSnapshot(): SchemaSnapshot {
   if (!existsSync(SNAPSHOT_FILE)) throw new Error(`test/foundation/schema-snapshot.json is missing. ${RUN_SNAPSHOT}`);
@@ -15,7 +16,10 @@ function committedSnapshot(): SchemaSnapshot {
 
 function expectCommittedSnapshot(actual: SchemaSnapshot, what: string): void {
   const differences = snapshotDifferences(committedSnapshot(), actual);
-  const shown = differences.slice(0, 20).map((line) => `  ${line}`).join('\n');
+  const shown = differences
+    .slice(0, 20)
+    .map((line) => `  ${line}`)
+    .join('\n');
   const more = differences.length > 20 ? `\n  … and ${differences.length - 20} more` : '';
   expect(differences, `${what} differs from test/foundation/schema-snapshot.json:\n${shown}${more}\n${RUN_SNAPSHOT}\n`).to.deep.equal([]);
 }

@@ -9,10 +9,10 @@ import { closeTestApp, contextOf, createTestApp, type App } from '../support/app
 function captureInfo(app: App): Array<Record<string, unknown>> {
   const records: Array<Record<string, unknown>> = [];
   const { logger } = contextOf(app);
-  const original = logger.info.bind(logger);
+  const original = logger.info.bind(logger) as (...args: unknown[]) => void;
   logger.info = ((details: unknown, ...rest: unknown[]) => {
     if (details && typeof details === 'object') records.push(details as Record<string, unknown>);
-    return (original as (...args: unknown[]) => void)(details, ...rest);
+    original(details, ...rest);
   }) as typeof logger.info;
   return records;
 }

@@ -139,7 +139,7 @@ export function snapshotDifferences(expected: unknown, actual: unknown, at = '')
   if (!bothObjects || Array.isArray(expected) !== Array.isArray(actual)) {
     return [`${at || '(root)'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
   }
-  const keys = new Set([...Object.keys(expected as object), ...Object.keys(actual as object)]);
+  const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
   return [...keys].flatMap((key) =>
     snapshotDifferences((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], at ? `${at}.${key}` : key),
   );
