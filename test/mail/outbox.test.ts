@@ -9,11 +9,12 @@ import { closeTestApp, contextOf, createTestApp, type App } from '../support/app
 function captureInfo(app: App): Array<Record<string, unknown>> {
   const records: Array<Record<string, unknown>> = [];
   const { logger } = contextOf(app);
-  const original = logger.info.bind(logger) as (...args: unknown[]) => void;
-  logger.info = ((details: unknown, ...rest: unknown[]) => {
+  const original: (...args: unknown[]) => void = logger.info.bind(logger);
+  const spy = (details: unknown, ...rest: unknown[]): void => {
     if (details && typeof details === 'object') records.push(details as Record<string, unknown>);
     original(details, ...rest);
-  }) as typeof logger.info;
+  };
+  logger.info = spy as typeof logger.info;
   return records;
 }
 
