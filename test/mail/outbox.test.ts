@@ -14,7 +14,7 @@ function captureInfo(app: App): Array<Record<string, unknown>> {
     if (details && typeof details === 'object') records.push(details as Record<string, unknown>);
     original(details, ...rest);
   };
-  logger.info = spy as typeof logger.info;
+  logger.info = spy;
   return records;
 }
 
