@@ -1,7 +1,7 @@
 // Use cases of an administrator on accounts, called by both /app/api/users and the
 // /admin/users forms: each combines the models (models/auth/admin-users.ts) with the
 // email it owes, under its mail policy (services/mail-policy.ts).
-import type { AppContext } from '../lib/context.js';
+import { inTransaction, type AppContext } from '../lib/context.js';
 import {
   createUser,
   issueInvitationAgain,
@@ -47,11 +47,12 @@ export async function resendInvitation(ctx: AppContext, caller: Acting, userId: 
 }
 
 /**
- * A reset link to the account's own address (it also activates an invited account).
+ * A reset link to the account's own address (it also activates an invited account);
+ * refused on an account that outranks the caller, and on the caller's own.
  * Mail: must-deliver — the email is the whole action.
  */
-export async function sendPasswordReset(ctx: AppContext, userId: number): Promise<User> {
-  const { user, token } = await issuePasswordResetFor(ctx, userId);
+export async function sendPasswordReset(ctx: AppContext, caller: Acting, userId: number): Promise<User> {
+  const { user, token } = await issuePasswordResetFor(ctx, caller, userId);
   await mustDeliver('password reset link', () => ctx.mailer.passwordReset(user.email, token));
   return user;
 }
@@ -70,19 +71,33 @@ export async function setPasswordByAdministrator(ctx: AppContext, caller: Acting
 export interface AddressChangeStarted {
   /** The account, still at its current address. */
   user: User;
+  /** The address waiting for its link to be followed. */
   pendingEmail: string;
 }
 
+/** An administrator's change: pending, or done at once (pendingEmail null, the account at its new address). */
+export type AddressChangeByAdministrator = AddressChangeStarted | { user: User; pendingEmail: null };
+
 /**
- * An administrator changes an account's address: the same change as the user's own
- * (SPEC Events, A8): EmailChangeConfirmEmail to the new address, whose link makes the
- * change, and EmailChangeNotifyEmail to the current one.
+ * An administrator changes an account's address (never its own: use_profile).
+ * An active account: the same change as the user's own (SPEC Events, A8):
+ * EmailChangeConfirmEmail to the new address, whose link makes the change, and
+ * EmailChangeNotifyEmail to the current one.
  * Mail: the confirmation is must-deliver (without it nothing can change); the notice
  * is best-effort, sent after the answer.
+ * An account still waiting for its invitation moves at once and gets a new
+ * InvitationEmail at the new address (the old link dies).
+ * Mail: must-deliver, sent before the change commits, so that a failed send leaves
+ * the address and the old invitation as they were (the row stays locked meanwhile).
  */
-export async function changeAddressByAdministrator(ctx: AppContext, caller: Acting, userId: number, email: string): Promise<AddressChangeStarted> {
-  const { user, newEmail, token } = await startUserEmailChange(ctx, caller, userId, email);
-  return sendAddressChangeEmails(ctx, user, newEmail, token);
+export async function changeAddressByAdministrator(ctx: AppContext, caller: Acting, userId: number, email: string): Promise<AddressChangeByAdministrator> {
+  const change = await inTransaction(ctx, async (tx) => {
+    const started = await startUserEmailChange(tx, caller, userId, email);
+    if (started.kind === 'moved') await mustDeliver('invitation', () => ctx.mailer.invitation(started.user.email, started.token));
+    return started;
+  });
+  if (change.kind === 'moved') return { user: change.user, pendingEmail: null };
+  return sendAddressChangeEmails(ctx, change.user, change.newEmail, change.token);
 }
 
 /** The two emails of an address change (shared with services/profile.ts). */

@@ -9,6 +9,8 @@ export const adminMessages = {
   userSaved: 'Les modifications du compte sont enregistrées.',
   userEmailPending: (email: string) =>
     `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’adresse actuelle en est informée.`,
+  userEmailMoved: (email: string) =>
+    `Le courriel du compte est maintenant ${email}. Une nouvelle invitation y est envoyée ; le lien de l’invitation précédente ne fonctionne plus.`,
   userPasswordSaved: 'Le mot de passe du compte est défini ; ses sessions sont fermées.',
   userVerified: 'Le courriel est marqué comme vérifié.',
   resetSent: (email: string) => `Un lien de réinitialisation est envoyé à ${email}.`,
@@ -22,6 +24,10 @@ export const adminMessages = {
   profileEmailPending: (email: string) =>
     `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’ancienne adresse en est informée.`,
   profileEmailConfirmed: 'Le nouveau courriel est confirmé.',
+  emailConfirmPage: {
+    title: 'Confirmation du nouveau courriel',
+    description: 'Le courriel du compte change une fois ce bouton utilisé ; l’ancienne adresse ne sert plus à se connecter.',
+  },
   profileEmailInvalid: 'Ce lien de confirmation est invalide ou a expiré. Une nouvelle demande est nécessaire.',
   profilePasswordSaved: 'Le mot de passe est modifié. Les autres sessions sont fermées.',
   passwordsDiffer: 'Les deux mots de passe ne correspondent pas.',

@@ -28,10 +28,12 @@ export async function markUserVerified({ ctx, req, res, params }: Call<Id>): Pro
   backToDetail(req, res, params.id, adminMessages.userVerified);
 }
 
-// POST /admin/users/:id/email {email} — a link to the new address, a notice to the current one.
+// POST /admin/users/:id/email {email} — a link to the new address, a notice to the
+// current one; an account still waiting for its invitation moves at once and gets a
+// new invitation there.
 export async function changeUserEmail({ ctx, req, res, params, body }: Call<Id, None, { email: string }>): Promise<void> {
-  const { pendingEmail } = await changeAddressByAdministrator(ctx, callerOf(req), params.id, body.email);
-  backToDetail(req, res, params.id, adminMessages.userEmailPending(pendingEmail));
+  const { user, pendingEmail } = await changeAddressByAdministrator(ctx, callerOf(req), params.id, body.email);
+  backToDetail(req, res, params.id, pendingEmail === null ? adminMessages.userEmailMoved(user.email) : adminMessages.userEmailPending(pendingEmail));
 }
 
 // POST /admin/users/:id/password {password}
@@ -42,7 +44,7 @@ export async function saveUserPassword({ ctx, req, res, params, body }: Call<Id,
 
 // POST /admin/users/:id/send-password-reset
 export async function sendUserReset({ ctx, req, res, params }: Call<Id>): Promise<void> {
-  const user = await sendPasswordReset(ctx, params.id);
+  const user = await sendPasswordReset(ctx, callerOf(req), params.id);
   backToDetail(req, res, params.id, adminMessages.resetSent(user.email));
 }
 

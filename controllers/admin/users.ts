@@ -85,6 +85,8 @@ export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, sta
       sessions,
       pendingInvitation: !credential,
       canManage: hasPermission(req, 'users.manage'),
+      // One's own address and password change on the profile page (current password).
+      self: req.user?.id === user.id,
       ...locals,
     },
     status,

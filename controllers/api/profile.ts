@@ -2,10 +2,11 @@
 import { NotFoundError } from '../../lib/errors.js';
 import { logOutSession } from '../../middleware/session.js';
 import { authMessages } from '../../models/auth/messages.js';
-import { confirmEmailChange, emailChangeRefusal, updateProfileName } from '../../models/auth/profile.js';
+import { confirmEmailChange, emailChangeRefusal, isEmailChangeLinkValid, updateProfileName } from '../../models/auth/profile.js';
 import { listUserSessions, publicSessionId, revokeAllUserSessions, revokeUserSession } from '../../models/auth/sessions.js';
-import type { Call } from '../../routes/define.js';
+import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { changeOwnAddress, changeOwnPassword, removeProfilePicture, setProfilePicture } from '../../services/profile.js';
+import { adminMessages } from '../admin/messages.js';
 import { callerOf, wholeList } from './caller.js';
 
 type None = Record<string, never>;
@@ -24,15 +25,62 @@ export async function startEmailChangeHandler({ ctx, req, res, body }: Call<None
   res.status(202).json({ email: user.email, pending_email: pendingEmail });
 }
 
-// GET /app/api/users/email/confirm?token= — the link of EmailChangeConfirmEmail. A
-// browser is redirected to the profile page, which says what happened; a JSON client
-// gets the user, or the error.
-export async function confirmEmailChangeHandler({ ctx, req, res, query }: Call<None, { token: string }>): Promise<void> {
-  const browser = req.accepts(['json', 'html']) === 'html';
+/** The page the confirmation link opens; re-rendered when its form is refused. */
+async function renderEmailConfirmPage(call: { res: Call['res'] }, token: string | undefined, error?: string, status = 200): Promise<void> {
+  const { res } = call;
+  // The URL carries the token: no Referer leaves with it, and no cache keeps it.
   res.set('Cache-Control', 'no-store');
   res.set('Referrer-Policy', 'no-referrer');
-  const outcome = await confirmEmailChange(ctx, query.token);
-  if (browser) return res.redirect(303, outcome.status === 'confirmed' ? EMAIL_CHANGE_LANDING.confirmed : EMAIL_CHANGE_LANDING.invalid);
+  const texts = adminMessages.emailConfirmPage;
+  await new Promise<void>((resolve, reject) => {
+    res
+      .status(status)
+      .render(
+        'account/email-confirm.njk',
+        { pageTitle: texts.title, description: token ? texts.description : '', error, token },
+        (failure: Error | null, html?: string) => {
+          if (failure) return reject(failure);
+          res.send(html);
+          resolve();
+        },
+      );
+  });
+}
+
+/**
+ * The form failure of POST /app/api/users/email/confirm from the page (a rate limit,
+ * a mangled field): the page again with the message, and the button while the token
+ * still has the shape of one (it is the visitor's own link, already in their address bar).
+ */
+export async function rerenderEmailConfirmPage(call: AnyCall, locals: FormLocals, status: number): Promise<void> {
+  const submitted = (call.body as { token?: unknown }).token;
+  const token = typeof submitted === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(submitted) ? submitted : undefined;
+  await renderEmailConfirmPage(call, token, locals.error ?? adminMessages.profileEmailInvalid, status);
+}
+
+// GET /app/api/users/email/confirm?token= — the link of EmailChangeConfirmEmail. It
+// changes nothing (mail scanners open links): a browser gets a page whose button posts
+// the token (a dead link is said at once); a JSON client gets {valid}.
+export async function showEmailConfirmHandler({ ctx, req, res, query }: Call<None, { token: string }>): Promise<void> {
+  const valid = await isEmailChangeLinkValid(ctx, query.token);
+  if (req.accepts(['json', 'html']) !== 'html') {
+    res.set('Cache-Control', 'no-store');
+    res.json({ valid });
+    return;
+  }
+  if (valid) await renderEmailConfirmPage({ res }, query.token);
+  else await renderEmailConfirmPage({ res }, undefined, adminMessages.profileEmailInvalid);
+}
+
+// POST /app/api/users/email/confirm {token} — the button of that page (a form post,
+// urlencoded: redirected to the profile page, which says what happened) or a JSON
+// client (the user, or the error). No session needed: the token is the proof.
+export async function confirmEmailChangeHandler({ ctx, req, res, body }: Call<None, None, { token: string }>): Promise<void> {
+  res.set('Cache-Control', 'no-store');
+  const outcome = await confirmEmailChange(ctx, body.token);
+  if (req.is('application/x-www-form-urlencoded')) {
+    return res.redirect(303, outcome.status === 'confirmed' ? EMAIL_CHANGE_LANDING.confirmed : EMAIL_CHANGE_LANDING.invalid);
+  }
   if (outcome.status !== 'confirmed') throw emailChangeRefusal(outcome);
   res.json(outcome.user);
 }

@@ -32,10 +32,11 @@ export async function updateUserHandler({ ctx, req, res, params, body }: Call<Id
 }
 
 // PUT /app/api/users/:id/email {email} — 202: pending until the link sent to the new
-// address is followed; the current address is notified.
+// address is followed; the current address is notified. 200 with `pending_email: null`
+// for an account still waiting for its invitation: moved at once, invited again there.
 export async function changeUserEmailHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, { email: string }>): Promise<void> {
   const { user, pendingEmail } = await changeAddressByAdministrator(ctx, callerOf(req), params.id, body.email);
-  res.status(202).json({ email: user.email, pending_email: pendingEmail });
+  res.status(pendingEmail === null ? 200 : 202).json({ email: user.email, pending_email: pendingEmail });
 }
 
 // PUT /app/api/users/:id/password {password}
@@ -44,9 +45,10 @@ export async function setUserPasswordHandler({ ctx, req, res, params, body }: Ca
   res.status(204).end();
 }
 
-// POST /app/api/users/:id/send-password-reset
-export async function sendPasswordResetHandler({ ctx, res, params }: Call<Id>): Promise<void> {
-  await sendPasswordReset(ctx, params.id);
+// POST /app/api/users/:id/send-password-reset — not on an account that outranks the
+// caller, nor on the caller's own (403 target_outranks_caller, use_profile).
+export async function sendPasswordResetHandler({ ctx, req, res, params }: Call<Id>): Promise<void> {
+  await sendPasswordReset(ctx, callerOf(req), params.id);
   res.status(204).end();
 }
 

@@ -6,28 +6,30 @@
 //   concurrent demotions are serialised and the second sees the first);
 // - no escalation: a caller grants only roles whose permissions it holds, and changes
 //   another account only when that account holds no permission the caller lacks (else
-//   a manager could set an administrator's password and log in as them).
+//   a manager could set an administrator's password and log in as them);
+// - one's own address and password change through the profile (current password),
+//   never through these routes (403 use_profile).
+// Every check runs in the transaction that writes, on rows it has locked
+// (models/auth/admin-rules.ts).
 import { inTransaction, type AppContext } from '../../lib/context.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import {
+  adminUserMessages,
+  assertAnotherAdministrator,
+  assertCanGrant,
+  assertCanManage,
+  assertNotSelf,
+  isUniqueViolation,
+  lockRole,
+  lockUser,
+} from './admin-rules.js';
 import { hasCredential, storePasswordHash } from './credentials.js';
-import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
-import { createUserByAdmin } from './registration.js';
-import { ADMIN_ROLE, BASE_ROLE, assertWithinCallerPermissions, permissionsOfRole, rolesOfUser, type Caller, type Role } from './roles.js';
+import { ADMIN_ROLE, BASE_ROLE, rolesOfUser, type Caller, type Role } from './roles.js';
 import { revokeAllUserSessions } from './sessions.js';
-import { issueEmailChange, type PendingEmailChange } from './profile.js';
-import { USER_COLUMNS, USER_FROM, findSessionUser, findUserById, type SessionUser, type User } from './users.js';
+import { assertNewAddress, issueEmailChange, type PendingEmailChange } from './profile.js';
+import { USER_COLUMNS, USER_FROM, findUserById, normalizeEmail, type User } from './users.js';
 import { issueToken } from './verifications.js';
-
-export const adminUserMessages = {
-  notFound: 'Utilisateur introuvable.',
-  unknownRole: authMessages.unknownRole,
-  lastAdministrator: authMessages.lastAdministrator,
-  targetOutranksCaller: 'Ce compte détient des permissions que le vôtre n’a pas : il ne peut pas être modifié depuis ce compte.',
-  roleNotHeld: 'Ce compte n’a pas ce rôle.',
-  baseRoleNotRemovable: 'Le rôle user est le rôle de base : il ne peut pas être retiré.',
-  accountActive: authMessages.accountAlreadyActive,
-} as const;
 
 export interface UserPage {
   items: User[];
@@ -70,51 +72,6 @@ export async function getUser(ctx: AppContext, id: number): Promise<User> {
   return user;
 }
 
-/** Locks the user's row for the rest of the transaction and returns it with its permissions. */
-async function lockUser(tx: AppContext, id: number): Promise<SessionUser & { role_id: number }> {
-  const row = await tx.db('app_auth_users').where({ id }).forUpdate().first('role_id');
-  if (!row) throw new NotFoundError(adminUserMessages.notFound);
-  const user = (await findSessionUser(tx, id))!;
-  return { ...user, role_id: row.role_id };
-}
-
-/** No escalation through another account: the target holds nothing the caller lacks. */
-function assertCanManage(caller: Caller, target: SessionUser): void {
-  if (caller.id === target.id) return;
-  const held = new Set(caller.permissions);
-  if (!target.permissions.every((permission) => held.has(permission))) {
-    throw new ForbiddenError(adminUserMessages.targetOutranksCaller, { code: 'target_outranks_caller' });
-  }
-}
-
-async function roleRow(ctx: AppContext, where: { name: string } | { id: number }, field: string): Promise<{ id: number; name: string }> {
-  const role = await ctx.db('app_auth_roles').where(where).first('id', 'name');
-  if (!role) {
-    throw new ValidationError(adminUserMessages.unknownRole, { code: 'unknown_role', details: [{ field, message: adminUserMessages.unknownRole }] });
-  }
-  return role;
-}
-
-async function assertCanGrant(ctx: AppContext, caller: Caller, roleId: number): Promise<void> {
-  assertWithinCallerPermissions(caller, await permissionsOfRole(ctx, roleId));
-}
-
-/**
- * Called when a change takes `admin` away from the user: refuses when no other
- * administrator would remain. The lock on the admin role row serialises these checks.
- */
-async function assertAnotherAdministrator(tx: AppContext, userId: number): Promise<void> {
-  const admin = await tx.db('app_auth_roles').where({ name: ADMIN_ROLE }).forUpdate().first('id');
-  // The system role admin is seeded by the migrations and can never be deleted.
-  if (!admin) throw new Error('the admin role is missing');
-  const { rows } = await tx.db.raw<{ rows: Array<{ others: number }> }>(
-    `SELECT count(*)::int AS others FROM app_auth_users u
-     WHERE u.id <> ? AND (u.role_id = ? OR EXISTS (SELECT 1 FROM app_auth_user_roles ur WHERE ur.user_id = u.id AND ur.role_id = ?))`,
-    [userId, admin.id, admin.id],
-  );
-  if (rows[0].others === 0) throw new ConflictError(adminUserMessages.lastAdministrator, { code: 'last_admin' });
-}
-
 export interface NewUserByAdmin {
   email: string;
   name: string;
@@ -123,16 +80,32 @@ export interface NewUserByAdmin {
 }
 
 /**
- * POST /app/api/users. The role is checked against the caller's own permissions in
- * the transaction that creates the account (the role row is share-locked, so its
- * permissions cannot change in between).
+ * POST /app/api/users. The password is hashed first, outside the transaction (no lock
+ * is held during the hash). Then, in one transaction, the role is resolved once, by
+ * name, into a share-locked row; the grant is checked on it and the account inserted
+ * with its id (never looked up by name again: renaming roles in between cannot swap
+ * it for one the caller lacks).
  */
 export async function createUser(ctx: AppContext, caller: Caller, data: NewUserByAdmin): Promise<{ user: User; setupToken?: string }> {
+  if (data.password !== undefined) assertPasswordPolicy(data.password);
+  const passwordHash = data.password === undefined ? undefined : await ctx.hasher.hash(data.password);
   return inTransaction(ctx, async (tx) => {
-    const role = await roleRow(tx, { name: data.role ?? BASE_ROLE }, 'role');
-    await tx.db('app_auth_roles').where({ id: role.id }).forShare().first('id');
+    const role = await lockRole(tx, { name: data.role ?? BASE_ROLE }, 'role');
     await assertCanGrant(tx, caller, role.id);
-    return createUserByAdmin(tx, { email: data.email, name: data.name, role: role.name, password: data.password });
+    const inserted = await tx
+      .db('app_auth_users')
+      .insert({ email: normalizeEmail(data.email), name: data.name.trim(), role_id: role.id, email_verified: passwordHash !== undefined })
+      .onConflict('email')
+      .ignore()
+      .returning('id');
+    if (inserted.length === 0) throw new ConflictError(adminUserMessages.emailTaken, { code: 'email_taken' });
+    const user = (await findUserById(tx, inserted[0].id))!;
+    if (passwordHash !== undefined) {
+      await storePasswordHash(tx, user.id, passwordHash);
+      return { user };
+    }
+    const { token } = await issueToken(tx, 'account_setup', user);
+    return { user, setupToken: token };
   });
 }
 
@@ -142,66 +115,101 @@ export interface UserChanges {
   email_verified?: boolean;
 }
 
-/** PUT /app/api/users/:id: name, primary role (by name) and verified state only. */
+/**
+ * PUT /app/api/users/:id: name, primary role (by name) and verified state only. Name
+ * and roles may be changed on oneself (the grant check still applies); the verified
+ * state may not.
+ */
 export async function updateUser(ctx: AppContext, caller: Caller, id: number, changes: UserChanges): Promise<User> {
+  // The verified state of one's own address is proved by a link, not declared.
+  if (changes.email_verified !== undefined) assertNotSelf(caller, id);
   return inTransaction(ctx, async (tx) => {
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
     const update: Record<string, unknown> = { updated_at: tx.db.fn.now() };
     if (changes.name !== undefined) update.name = changes.name.trim();
     if (changes.email_verified !== undefined) update.email_verified = changes.email_verified;
-    if (changes.role !== undefined) {
-      const role = await roleRow(tx, { name: changes.role }, 'role');
-      if (role.id !== target.role_id) {
-        await assertCanGrant(tx, caller, role.id);
-        // The new primary role is no longer an extra one.
-        await tx.db('app_auth_user_roles').where({ user_id: id, role_id: role.id }).delete();
-        const extras: string[] = target.roles.filter((name) => name !== target.role);
-        if (target.role === ADMIN_ROLE && role.name !== ADMIN_ROLE && !extras.includes(ADMIN_ROLE)) await assertAnotherAdministrator(tx, id);
-        update.role_id = role.id;
-      }
+    // The current primary role given again is no change (and its row is not locked:
+    // deleting that role locks it first, then this user's row).
+    if (changes.role !== undefined && changes.role !== target.role) {
+      const role = await lockRole(tx, { name: changes.role }, 'role');
+      await assertCanGrant(tx, caller, role.id);
+      // The new primary role is no longer an extra one.
+      await tx.db('app_auth_user_roles').where({ user_id: id, role_id: role.id }).delete();
+      const extras: string[] = target.roles.filter((name) => name !== target.role);
+      if (target.role === ADMIN_ROLE && role.name !== ADMIN_ROLE && !extras.includes(ADMIN_ROLE)) await assertAnotherAdministrator(tx, id);
+      update.role_id = role.id;
     }
     await tx.db('app_auth_users').where({ id }).update(update);
     return (await findUserById(tx, id))!;
   });
 }
 
+export type AdministratorAddressChange =
+  /** An active account: a confirmation link for the new address; nothing changes until it is followed. */
+  | ({ kind: 'pending' } & PendingEmailChange)
+  /** An account still waiting for its invitation: moved at once; the new invitation's token. */
+  | { kind: 'moved'; user: User; token: string };
+
 /**
- * PUT /app/api/users/:id/email: an administrator starts the same address change as
- * the user's own (SPEC Events): an `email_change` token for the new address, which
- * changes only once its link is followed. No current password: the caller's right to
- * manage the account stands in for it.
+ * PUT /app/api/users/:id/email. For an active account, an administrator starts the
+ * same address change as the user's own (SPEC Events): an `email_change` token for the
+ * new address, which changes only once its link is followed. No current password: the
+ * caller's right to manage the account stands in for it (never for its own account).
+ * An account that has no password yet (its invitation not followed) has nothing to
+ * protect at the old address: it moves at once, every link sent there dies, and a new
+ * `account_setup` token comes back for the invitation to the new address.
  */
-export async function startUserEmailChange(ctx: AppContext, caller: Caller, id: number, email: string): Promise<PendingEmailChange> {
+export async function startUserEmailChange(ctx: AppContext, caller: Caller, id: number, email: string): Promise<AdministratorAddressChange> {
+  assertNotSelf(caller, id);
   return inTransaction(ctx, async (tx) => {
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
-    return issueEmailChange(tx, target, email);
+    if (await hasCredential(tx, id)) return { kind: 'pending', ...(await issueEmailChange(tx, target, email)) };
+    const newEmail = await assertNewAddress(tx, target, email);
+    await tx
+      .db('app_auth_users')
+      .where({ id })
+      .update({ email: newEmail, updated_at: tx.db.fn.now() })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new ConflictError(adminUserMessages.emailTaken, { code: 'email_taken' });
+        throw error;
+      });
+    await tx.db('app_auth_verifications').where({ user_id: id }).delete();
+    const { token } = await issueToken(tx, 'account_setup', { id, email: newEmail });
+    return { kind: 'moved', user: (await findUserById(tx, id))!, token };
   });
 }
 
 /**
- * PUT /app/api/users/:id/password: creates or replaces the credential and closes the
- * user's sessions (except the caller's own current one when acting on itself).
+ * PUT /app/api/users/:id/password: creates or replaces the credential and closes every
+ * session of the user (one's own password changes through the profile).
  */
-export async function setUserPassword(ctx: AppContext, caller: Caller & { sid?: string }, id: number, password: string): Promise<User> {
+export async function setUserPassword(ctx: AppContext, caller: Caller, id: number, password: string): Promise<User> {
+  assertNotSelf(caller, id);
   assertPasswordPolicy(password);
   const passwordHash = await ctx.hasher.hash(password);
   return inTransaction(ctx, async (tx) => {
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
     await storePasswordHash(tx, id, passwordHash);
-    await revokeAllUserSessions(tx, id, caller.id === id && caller.sid ? { exceptSid: caller.sid } : {});
+    await revokeAllUserSessions(tx, id);
     return (await findUserById(tx, id))!;
   });
 }
 
-/** POST /app/api/users/:id/send-password-reset: a reset token for the user's own address. */
-export async function issuePasswordResetFor(ctx: AppContext, id: number): Promise<{ user: User; token: string }> {
+/**
+ * POST /app/api/users/:id/send-password-reset: a reset token for the user's own
+ * address. It voids the account's pending reset link, so it follows the same rule as
+ * any other change: not on an account that outranks the caller, not on oneself.
+ */
+export async function issuePasswordResetFor(ctx: AppContext, caller: Caller, id: number): Promise<{ user: User; token: string }> {
+  assertNotSelf(caller, id);
   return inTransaction(ctx, async (tx) => {
-    const user = await getUser(tx, id);
-    const { token } = await issueToken(tx, 'password_reset', user);
-    return { user, token };
+    const target = await lockUser(tx, id);
+    assertCanManage(caller, target);
+    const { token } = await issueToken(tx, 'password_reset', target);
+    return { user: (await findUserById(tx, id))!, token };
   });
 }
 
@@ -229,7 +237,9 @@ export async function addUserRole(ctx: AppContext, caller: Caller, id: number, r
   return inTransaction(ctx, async (tx) => {
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
-    const role = await roleRow(tx, { id: roleId }, 'role_id');
+    // Already the primary role: nothing to add, and no lock on a role being deleted.
+    if (roleId === target.role_id) return { added: false };
+    const role = await lockRole(tx, { id: roleId }, 'role_id');
     await assertCanGrant(tx, caller, role.id);
     if (target.roles.includes(role.name)) return { added: false };
     await tx.db('app_auth_user_roles').insert({ user_id: id, role_id: role.id }).onConflict(['user_id', 'role_id']).ignore();
@@ -247,13 +257,16 @@ export async function removeUserRole(ctx: AppContext, caller: Caller, id: number
   await inTransaction(ctx, async (tx) => {
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
+    // Withdrawing grants nothing: the role row needs no lock (a concurrent deletion
+    // removes the same link).
     const role = await tx.db('app_auth_roles').where({ id: roleId }).first('id', 'name');
     if (!role || !target.roles.includes(role.name)) throw new NotFoundError(adminUserMessages.roleNotHeld);
     const primary = role.id === target.role_id;
     if (primary && role.name === BASE_ROLE) throw new ConflictError(adminUserMessages.baseRoleNotRemovable, { code: 'base_role' });
     if (role.name === ADMIN_ROLE) await assertAnotherAdministrator(tx, id);
     if (primary) {
-      const base = await roleRow(tx, { name: BASE_ROLE }, 'roleId');
+      // The system role user is seeded by the migrations and can never be deleted nor renamed.
+      const base = (await tx.db('app_auth_roles').where({ name: BASE_ROLE }).first('id'))!;
       await tx.db('app_auth_user_roles').where({ user_id: id, role_id: base.id }).delete();
       await tx.db('app_auth_users').where({ id }).update({ role_id: base.id, updated_at: tx.db.fn.now() });
     } else {

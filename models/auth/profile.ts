@@ -5,6 +5,7 @@
 // services/users.ts).
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError, UserFacingError } from '../../lib/errors.js';
+import { hashToken } from '../../lib/tokens.js';
 import { storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
@@ -40,15 +41,24 @@ export interface PendingEmailChange {
 }
 
 /**
+ * The new address of an address change, normalised: refuses the account's own address
+ * and one another account uses (the unique index stays the guarantee at the write).
+ */
+export async function assertNewAddress(ctx: AppContext, user: { email: string }, email: string): Promise<string> {
+  const newEmail = normalizeEmail(email);
+  if (newEmail === user.email) throw new UserFacingError(profileMessages.sameEmail, { code: 'same_email' });
+  const taken = await ctx.db('app_auth_users').where({ email: newEmail }).first('id');
+  if (taken) throw new ConflictError(profileMessages.emailTaken, { code: 'email_taken' });
+  return newEmail;
+}
+
+/**
  * Issues an `email_change` token (24 h) carrying the new address, after refusing the
  * account's own address and one another account uses. The address itself changes
  * only when the link is followed (confirmEmailChange).
  */
 export async function issueEmailChange(ctx: AppContext, user: { id: number; email: string }, email: string): Promise<PendingEmailChange> {
-  const newEmail = normalizeEmail(email);
-  if (newEmail === user.email) throw new UserFacingError(profileMessages.sameEmail, { code: 'same_email' });
-  const taken = await ctx.db('app_auth_users').where({ email: newEmail }).first('id');
-  if (taken) throw new ConflictError(profileMessages.emailTaken, { code: 'email_taken' });
+  const newEmail = await assertNewAddress(ctx, user, email);
   const { token } = await issueToken(ctx, 'email_change', user, { newEmail });
   return { user: await existingUser(ctx, user.id), newEmail, token };
 }
@@ -60,11 +70,31 @@ export type EmailChangeOutcome =
   /** Another account took the new address after the link was sent. */
   | { status: 'taken' };
 
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === '23505';
+}
+
 /**
- * GET /app/api/users/email/confirm: consumes the link (once), then moves the account
- * to the new address, which the link proved to be reachable, so it is verified. The
- * link dies if the account changed address in between. Refusals are outcomes, not
- * errors: a browser is redirected either way, a JSON client gets the matching error.
+ * Whether a confirmation link would be accepted, without consuming it: the page the
+ * link opens (GET /app/api/users/email/confirm) says at once when it is dead, and a
+ * mail scanner that opens it changes nothing.
+ */
+export async function isEmailChangeLinkValid(ctx: AppContext, token: string): Promise<boolean> {
+  // The link dies when the account changed address after it was sent.
+  const { rows } = await ctx.db.raw<{ rows: Array<{ id: number }> }>(
+    `SELECT v.id FROM app_auth_verifications v JOIN app_auth_users u ON u.id = v.user_id
+     WHERE v.kind = 'email_change' AND v.token_hash = ? AND v.expires_at > ? AND u.email = v.identifier`,
+    [hashToken(token), ctx.clock.now()],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * POST /app/api/users/email/confirm (the button of the page the link opens): consumes
+ * the link (once), then moves the account to the new address, which the link proved
+ * to be reachable, so it is verified. The link dies if the account changed address in
+ * between. Refusals are outcomes, not errors: a browser is redirected either way, a
+ * JSON client gets the matching error.
  */
 export async function confirmEmailChange(ctx: AppContext, token: string): Promise<EmailChangeOutcome> {
   return inTransaction(ctx, async (tx) => {
@@ -74,7 +104,16 @@ export async function confirmEmailChange(ctx: AppContext, token: string): Promis
     if (!consumed || !newEmail || !current || current.email !== consumed.identifier) return { status: 'invalid' };
     const taken = await tx.db('app_auth_users').where({ email: newEmail }).whereNot({ id: consumed.userId }).first('id');
     if (taken) return { status: 'taken' };
-    await tx.db('app_auth_users').where({ id: consumed.userId }).update({ email: newEmail, email_verified: true, updated_at: tx.db.fn.now() });
+    // An account created with this address after the check above still loses to the
+    // unique index: in a savepoint, so that the link is consumed all the same.
+    const moved = await inTransaction(tx, async (savepoint) => {
+      await savepoint.db('app_auth_users').where({ id: consumed.userId }).update({ email: newEmail, email_verified: true, updated_at: savepoint.db.fn.now() });
+      return true;
+    }).catch((error: unknown) => {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    });
+    if (!moved) return { status: 'taken' };
     // Links sent to the old address (reset, verification, invitation) no longer apply.
     await tx.db('app_auth_verifications').where({ user_id: consumed.userId }).delete();
     return { status: 'confirmed', user: (await findUserById(tx, consumed.userId))!, oldEmail: current.email };

@@ -1,7 +1,8 @@
 // Roles and the permission catalogue: every SQL statement behind /app/api/roles and
 // /app/api/permissions. Rules that live here: names are unique, permissions come from
 // the catalogue only, system roles are never deleted nor renamed, `admin` is never
-// edited, and a caller changes a role only within the permissions it holds itself.
+// edited, and a caller changes a role only within the permissions it holds itself
+// (renaming a role, which changes what a grant by name gives, needs all of them).
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 
@@ -13,6 +14,7 @@ export const roleMessages = {
   adminNotEditable: 'Le rôle admin ne peut pas être modifié : il détient toutes les permissions.',
   systemRoleNotRenamable: 'Un rôle système ne peut pas être renommé.',
   escalation: 'Une permission que ce compte ne détient pas ne peut être ni accordée ni retirée : {keys}.',
+  renameEscalation: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être renommé depuis ce compte.',
 } as const;
 
 export const ADMIN_ROLE = 'admin';
@@ -166,8 +168,14 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     const role = await tx.db('app_auth_roles').where({ id }).forUpdate().first();
     if (!role) throw new NotFoundError(roleMessages.notFound);
     if (role.name === ADMIN_ROLE) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
-    if (role.system && changes.name !== undefined && changes.name !== role.name) {
-      throw new ConflictError(roleMessages.systemRoleNotRenamable, { code: 'system_role' });
+    const renamed = changes.name !== undefined && changes.name !== role.name;
+    if (role.system && renamed) throw new ConflictError(roleMessages.systemRoleNotRenamable, { code: 'system_role' });
+    // Roles are granted by name (PUT /users/:id, POST /users): renaming one changes
+    // what a name gives, so it is a change of the whole role. Checked on the row locked
+    // above, before any permission of this request changes.
+    if (renamed) {
+      const missing = (await permissionsOfRole(tx, id)).filter((key) => !caller.permissions.includes(key));
+      if (missing.length) throw new ForbiddenError(roleMessages.renameEscalation.replace('{keys}', missing.join(', ')), { code: 'escalation' });
     }
     if (changes.permissions !== undefined) {
       const next = new Set(changes.permissions);

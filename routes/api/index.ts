@@ -3,20 +3,22 @@
 // its session lookup (skipped for a public row) and guard (routes/define.ts), then
 // 1. writes whose Origin / Sec-Fetch-Site shows another site → 403 (CSRF, DESIGN §3);
 // 2. writes with a body that is not application/json → 415 (multipart only on a row
-//    that declares an `upload`; an empty body is fine);
+//    that declares an `upload`, urlencoded only on a row that declares a `form`: a
+//    page of ours posts to it; an empty body is fine);
 // 3. the `api` rate limit per client address on writes, three times the budget for a
 //    logged-in caller;
 // 4. the JSON parser: at most JSON_BODY_LIMIT, `__proto__` keys refused (joi would
 //    silently drop them); for an upload row, the multipart parser instead;
-// then validation and the handler. Any other path, whatever the method, is a JSON 404.
-import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+// then validation and the handler; a refused form post shows the row's page again.
+// Any other path, whatever the method, is a JSON 404.
+import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
-import { UnsupportedMediaTypeError } from '../../lib/errors.js';
+import { RateLimitedError, UnsupportedMediaTypeError } from '../../lib/errors.js';
 import { parseImageUpload } from '../../lib/uploads.js';
 import { createCrossSiteRefusal } from '../../middleware/cross-site.js';
-import { notFound } from '../../middleware/error-handler.js';
+import { notFound, toAppError } from '../../middleware/error-handler.js';
 import { createRateLimiter } from '../../middleware/rate-limit.js';
-import { mountRoutes, type AnyRoute, type Surface } from '../define.js';
+import { mountRoutes, type AnyRoute, type FormSpec, type Surface } from '../define.js';
 
 /** Largest JSON body accepted (documented in docs/decisions.md); larger → 413. */
 export const JSON_BODY_LIMIT = '100kb';
@@ -39,6 +41,7 @@ function refuseNonJsonWrites(row: AnyRoute): RequestHandler {
     const json = req.is('application/json');
     if (READ_METHODS.has(req.method) || json === null || json || req.get('content-length') === '0') return next();
     if (row.upload && req.is('multipart/form-data')) return next();
+    if (row.form && req.is('application/x-www-form-urlencoded')) return next();
     next(new UnsupportedMediaTypeError(apiMessages.jsonOnly, { code: 'unsupported_media_type' }));
   };
 }
@@ -48,11 +51,37 @@ function refuseProtoKeys(key: string, value: unknown): unknown {
   return value;
 }
 
+function isFormPost(req: Request): boolean {
+  return req.method === 'POST' && Boolean(req.is('application/x-www-form-urlencoded'));
+}
+
+/**
+ * A form row posted from our page (urlencoded) and refused by the rules or the rate
+ * limit: the row's page again, with the message, in HTML. A JSON client of the same
+ * row, a cross-site or unsupported request and internal errors keep the API's answers.
+ */
+function formPageOnFailure(ctx: AppContext, spec: FormSpec): ErrorRequestHandler {
+  return async function formPageFailure(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (res.headersSent || !isFormPost(req)) return next(error);
+    const appError = toAppError(error);
+    if (appError.status >= 500 || appError.status === 403 || appError.status === 415) return next(error);
+    if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+    const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body ?? {}) as Record<string, unknown> };
+    await spec.rerender(
+      call,
+      { form: typeof spec.name === 'string' ? spec.name : undefined, error: appError.message, errorCode: appError.code },
+      appError.status,
+    );
+  };
+}
+
 /** The strict JSON surface; one rate limiter and one parser shared by every row. */
 function apiSurface(ctx: AppContext, session: RequestHandler[]): Surface {
   const refuseCrossSite = createCrossSiteRefusal(ctx);
   const limiter = createRateLimiter(ctx, 'api', { methods: API_WRITE_METHODS, loggedInMultiplier: 3 });
   const json = express.json({ limit: JSON_BODY_LIMIT, strict: true, type: 'application/json', reviver: refuseProtoKeys });
+  // A form row's page posts a few short fields: plain key=value pairs, no nesting.
+  const form = express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 20 });
   return {
     strict: true,
     session,
@@ -60,9 +89,10 @@ function apiSurface(ctx: AppContext, session: RequestHandler[]): Surface {
       const steps: RequestHandler[] = [];
       if (isWrite(row)) steps.push(refuseCrossSite, refuseNonJsonWrites(row), limiter);
       steps.push(row.upload ? parseImageUpload(row.upload.field) : json);
+      if (row.form) steps.push(form);
       return steps;
     },
-    failure: () => [],
+    failure: (row) => (row.form ? [formPageOnFailure(ctx, row.form)] : []),
   };
 }
 

@@ -42,6 +42,7 @@ export const profilePasswordBody = Joi.object<{ current_password: string; new_pa
   new_password: password.required(),
 });
 export const confirmEmailQuery = Joi.object<{ token: string }>({ token: token.required() });
+export const confirmEmailBody = Joi.object<{ token: string }>({ token: token.required() });
 export const revokeSessionsQuery = Joi.object<{ keep_current: boolean }>({ keep_current: Joi.boolean().default(false) });
 
 const description = text().trim().max(500).allow('');

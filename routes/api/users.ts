@@ -13,7 +13,17 @@ export const profileApiRoutes: AnyRoute[] = [
   route({ method: 'post', path: '/users/profile/email', access: 'user', body: schemas.profileEmailBody, handler: profile.startEmailChangeHandler }),
   // The link of EmailChangeConfirmEmail: the token is the proof, so it also works in
   // a browser where the account is not logged in (a phone's mail app, for instance).
-  route({ method: 'get', path: '/users/email/confirm', access: 'anyone', query: schemas.confirmEmailQuery, handler: profile.confirmEmailChangeHandler }),
+  // Opening it changes nothing; its page's button posts the token (an HTML form, so the
+  // row takes a form body too, and a refusal shows the page again).
+  route({ method: 'get', path: '/users/email/confirm', access: 'anyone', query: schemas.confirmEmailQuery, handler: profile.showEmailConfirmHandler }),
+  route({
+    method: 'post',
+    path: '/users/email/confirm',
+    access: 'anyone',
+    body: schemas.confirmEmailBody,
+    form: { name: 'confirm', rerender: profile.rerenderEmailConfirmPage },
+    handler: profile.confirmEmailChangeHandler,
+  }),
   route({ method: 'post', path: '/users/profile/password', access: 'user', body: schemas.profilePasswordBody, handler: profile.changePasswordHandler }),
   route({ method: 'post', path: '/users/profile/picture', access: 'user', upload: { field: PROFILE_PICTURE_FIELD }, handler: profile.uploadPictureHandler }),
   route({ method: 'delete', path: '/users/profile/picture', access: 'user', handler: profile.deletePictureHandler }),

@@ -68,9 +68,15 @@ describe('/account profile page', () => {
     const confirm = await smtp.waitForMessage('new@example.com');
     await smtp.waitForMessage('old@example.com');
     const link = smtp.linkIn(confirm, '/app/api/users/email/confirm');
-    const followed = await request(app)
+    const opened = await request(app)
       .get(link.pathname + link.search)
       .set('Accept', 'text/html');
+    expect(opened.status).to.equal(200);
+    expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.email).to.equal('old@example.com');
+    const followed = await request(app)
+      .post('/app/api/users/email/confirm')
+      .type('form')
+      .send({ token: /name="token" value="([^"]+)"/.exec(opened.text)![1] });
     expect(followed.status).to.equal(303);
     expect(followed.headers.location).to.equal('/account?email_change=confirmed');
     expect((await ctx.db('app_auth_users').where({ id: client.user.id }).first())!.email).to.equal('new@example.com');

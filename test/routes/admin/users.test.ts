@@ -190,9 +190,15 @@ describe('/admin/users screens', () => {
       expect(notice.text).to.include('after@example.com');
       expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
-      const followed = await request(app)
+      const opened = await request(app)
         .get(link.pathname + link.search)
         .set('Accept', 'text/html');
+      expect(opened.status).to.equal(200);
+      expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
+      const followed = await request(app)
+        .post('/app/api/users/email/confirm')
+        .type('form')
+        .send({ token: /name="token" value="([^"]+)"/.exec(opened.text)![1] });
       expect(followed.status).to.equal(303);
       expect(await ctx.db('app_auth_users').where({ id: target.id }).first()).to.include({ email: 'after@example.com', email_verified: true });
     });
@@ -292,6 +298,69 @@ describe('/admin/users screens', () => {
       expect(response.status).to.equal(403);
       expect(textOf(response.text)).to.include('ne peut pas être modifié depuis ce compte');
       expect((await ctx.db('app_auth_users').where({ id: boss.id }).first())!.email).not.to.equal('stolen@example.com');
+    });
+
+    it('on one’s own page, shows no address, password, reset or verify form but a link to the profile, and refuses those posts (403 use_profile)', async () => {
+      const client = await admin();
+      await ctx.db('app_auth_users').where({ id: client.user.id }).update({ email_verified: false });
+      const own = await client.get(`/admin/users/${client.user.id}`);
+      expect(own.status).to.equal(200);
+      expect(own.text).to.include('href="/admin/profile"');
+      for (const action of ['email', 'password', 'send-password-reset', 'verify']) {
+        expect(own.text, action).not.to.include(`action="/admin/users/${client.user.id}/${action}"`);
+      }
+      // Name and roles stay (within the caller's own permissions).
+      expect(own.text).to.include(`action="/admin/users/${client.user.id}"`);
+      const from = `/admin/users/${client.user.id}`;
+      const refusals = [
+        await client.post(`${from}/email`, { email: 'elsewhere@example.com' }, from),
+        await client.post(`${from}/password`, { password: 'chosen without the old one' }, from),
+        await client.post(`${from}/send-password-reset`, {}, from),
+        await client.post(`${from}/verify`, {}, from),
+      ];
+      for (const response of refusals) {
+        expect(response.status).to.equal(403);
+        expect(textOf(response.text)).to.include('se changent depuis la page « Mon profil »');
+      }
+      expect(await ctx.db('app_auth_users').where({ id: client.user.id }).first()).to.include({ email: client.user.email, email_verified: false });
+      expect(await ctx.db('app_auth_verifications').where({ user_id: client.user.id })).to.have.length(0);
+      await ctx.background.settle();
+      expect(smtp.messages).to.have.length(0);
+      const renamed = await client.post(from, { name: 'Ada Renamed', role: 'admin' }, from);
+      expect(renamed.status).to.equal(303);
+    });
+
+    it('refuses a reset link to an account that outranks the manager, and sends nothing', async () => {
+      const manager = await AdminClient.as(app, { permissions: ['admin.access', 'users.view', 'users.manage'] });
+      const boss = await makeUser(ctx, { role: 'admin', email: 'boss@example.com' });
+      const response = await manager.post(`/admin/users/${boss.id}/send-password-reset`, {}, `/admin/users/${boss.id}`);
+      expect(response.status).to.equal(403);
+      expect(textOf(response.text)).to.include('ne peut pas être modifié depuis ce compte');
+      await ctx.background.settle();
+      expect(smtp.messages).to.have.length(0);
+      expect(await ctx.db('app_auth_verifications').where({ user_id: boss.id })).to.have.length(0);
+    });
+
+    it('moves an account still waiting for its invitation at once and invites the new address', async () => {
+      const client = await admin();
+      await client.post('/admin/users', { name: 'Ivy', email: 'wrong@example.com', role: 'user' }, '/admin/users/new');
+      const created = (await ctx.db('app_auth_users').where({ email: 'wrong@example.com' }).first())!;
+      const first = smtp.linkIn(await smtp.waitForMessage('wrong@example.com'), '/auth/setup');
+      smtp.clear();
+      const detail = await client.get(`/admin/users/${created.id}`);
+      expect(textOf(detail.text)).to.include('le courriel change tout de suite et une nouvelle invitation part vers la nouvelle adresse');
+      const moved = await client.post(`/admin/users/${created.id}/email`, { email: 'right@example.com' }, `/admin/users/${created.id}`);
+      expect(moved.status).to.equal(303);
+      expect(textOf((await client.follow(moved)).text)).to.include(
+        'Le courriel du compte est maintenant right@example.com. Une nouvelle invitation y est envoyée',
+      );
+      expect((await ctx.db('app_auth_users').where({ id: created.id }).first())!.email).to.equal('right@example.com');
+      const second = smtp.linkIn(await smtp.waitForMessage('right@example.com'), '/auth/setup');
+      expect(second.searchParams.get('token')).not.to.equal(first.searchParams.get('token'));
+      await ctx.background.settle();
+      expect(smtp.messages).to.have.length(1);
+      const tokens = await ctx.db('app_auth_verifications').where({ user_id: created.id });
+      expect(tokens.map((row) => [row.kind, row.identifier])).to.deep.equal([['account_setup', 'right@example.com']]);
     });
 
     it('refuses a form without its CSRF token, or from another site', async () => {

@@ -7,6 +7,7 @@ import { useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, useFakeClock } from '../auth/helpers.js';
 import { PASSWORD, caller, logIn, makeUser } from '../../support/fixtures.js';
+import { isTokenValid, issueToken } from '../../../models/auth/verifications.js';
 
 describe('/app/api flows with email', () => {
   let app: App;
@@ -65,8 +66,8 @@ describe('/app/api flows with email', () => {
     });
   });
 
-  describe('address change (POST /app/api/users/profile/email, GET /app/api/users/email/confirm)', () => {
-    it('sends the link to the new address, notifies the old one, and changes the address only once the link is followed', async () => {
+  describe('address change (POST /app/api/users/profile/email, the link GET /app/api/users/email/confirm, its button POST)', () => {
+    it('sends the link to the new address, notifies the old one, and changes the address only once the page’s button is used', async () => {
       const me = await caller(ctx, { email: 'old@example.com' });
       const started = await request(app)
         .post('/app/api/users/profile/email')
@@ -79,22 +80,86 @@ describe('/app/api flows with email', () => {
       expect(notice.text).to.include('new@example.com');
       expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
 
+      // The link still points at SPEC's URL.
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
-      // A browser, not logged in (the link may be opened on another device).
-      const followed = await request(app)
+      expect(link.origin + link.pathname).to.equal('http://site.test/app/api/users/email/confirm');
+      // A browser, not logged in (the link may be opened on another device): a page
+      // with the button, nothing changed yet.
+      const opened = await request(app)
         .get(link.pathname + link.search)
         .set('Accept', 'text/html');
-      expect(followed.status).to.equal(303);
-      expect(followed.headers.location).to.equal('/account?email_change=confirmed');
+      expect(opened.status).to.equal(200);
+      expect(opened.headers['content-type']).to.match(/^text\/html/);
+      expect(opened.headers['referrer-policy']).to.equal('no-referrer');
+      expect(opened.headers['cache-control']).to.equal('no-store');
+      expect(opened.text).to.include('action="/app/api/users/email/confirm"');
+      const token = /name="token" value="([^"]+)"/.exec(opened.text)![1];
+      expect(token).to.equal(link.searchParams.get('token'));
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
+
+      // The button: a form post from our page.
+      const confirmed = await request(app).post('/app/api/users/email/confirm').set('Sec-Fetch-Site', 'same-origin').type('form').send({ token });
+      expect(confirmed.status).to.equal(303);
+      expect(confirmed.headers.location).to.equal('/account?email_change=confirmed');
       expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'new@example.com', email_verified: true });
 
-      const reused = await request(app).get(link.pathname + link.search);
-      expect(reused.status).to.equal(400);
-      expect(reused.body.code).to.equal('invalid_token');
-      const reusedInBrowser = await request(app)
+      const reusedPage = await request(app)
         .get(link.pathname + link.search)
         .set('Accept', 'text/html');
+      expect(reusedPage.status).to.equal(200);
+      expect(reusedPage.text).to.include('Ce lien de confirmation est invalide ou a expiré.').and.not.include('name="token"');
+      const reused = await request(app).post('/app/api/users/email/confirm').send({ token });
+      expect(reused.status).to.equal(400);
+      expect(reused.body.code).to.equal('invalid_token');
+      const reusedInBrowser = await request(app).post('/app/api/users/email/confirm').type('form').send({ token });
       expect(reusedInBrowser.headers.location).to.equal('/account?email_change=invalid');
+    });
+
+    it('changes nothing when the link is only opened (mail scanners), as a page or as JSON, however often', async () => {
+      const me = await caller(ctx, { email: 'old@example.com' });
+      await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'new@example.com', current_password: PASSWORD });
+      const link = smtp.linkIn(await smtp.waitForMessage('new@example.com'), '/app/api/users/email/confirm');
+      const before = await ctx.db('app_auth_verifications').where({ user_id: me.id }).orderBy('id');
+      for (const accept of ['text/html', 'application/json', '*/*', 'text/html', 'application/json']) {
+        const opened = await request(app)
+          .get(link.pathname + link.search)
+          .set('Accept', accept);
+        expect(opened.status, accept).to.equal(200);
+        if (accept === 'text/html') expect(opened.text).to.include('Confirmer le nouveau courriel');
+        else expect(opened.body, accept).to.deep.equal({ valid: true });
+      }
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
+      expect(await ctx.db('app_auth_verifications').where({ user_id: me.id }).orderBy('id')).to.deep.equal(before);
+      // A JSON client confirms with a POST, and gets the user.
+      const confirmed = await request(app)
+        .post('/app/api/users/email/confirm')
+        .send({ token: link.searchParams.get('token') });
+      expect(confirmed.status).to.equal(200);
+      expect(confirmed.body).to.include({ id: me.id, email: 'new@example.com', email_verified: true });
+      expect((await request(app).get(link.pathname + link.search)).body).to.deep.equal({ valid: false });
+    });
+
+    it('refuses the button posted from another site, changing nothing', async () => {
+      const me = await caller(ctx, { email: 'old@example.com' });
+      await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'new@example.com', current_password: PASSWORD });
+      const link = smtp.linkIn(await smtp.waitForMessage('new@example.com'), '/app/api/users/email/confirm');
+      const token = link.searchParams.get('token')!;
+      const crossSite = await request(app).post('/app/api/users/email/confirm').set('Sec-Fetch-Site', 'cross-site').type('form').send({ token });
+      expect(crossSite.status).to.equal(403);
+      const foreignOrigin = await request(app).post('/app/api/users/email/confirm').set('Origin', 'https://evil.example').type('form').send({ token });
+      expect(foreignOrigin.status).to.equal(403);
+      expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
+      expect((await request(app).get(link.pathname + link.search)).body).to.deep.equal({ valid: true });
+    });
+
+    it('shows the page again (HTML) when the button’s form is refused, while a JSON client keeps the API error', async () => {
+      const mangled = await request(app).post('/app/api/users/email/confirm').type('form').send({ token: 'not<a>token' });
+      expect(mangled.status).to.equal(400);
+      expect(mangled.headers['content-type']).to.match(/^text\/html/);
+      expect(mangled.text).to.include('Confirmation du nouveau courriel').and.include('role="alert"').and.not.include('name="token"');
+      const json = await request(app).post('/app/api/users/email/confirm').send({ token: 'not<a>token' });
+      expect(json.status).to.equal(400);
+      expect(json.body.code).to.equal('validation_error');
     });
 
     it('refuses an expired link and leaves the address as it was', async () => {
@@ -103,7 +168,10 @@ describe('/app/api flows with email', () => {
       await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'new@example.com', current_password: PASSWORD });
       const link = smtp.linkIn(await smtp.waitForMessage('new@example.com'), '/app/api/users/email/confirm');
       clock.advance(24 * 3_600_000 + 1000);
-      const response = await request(app).get(link.pathname + link.search);
+      expect((await request(app).get(link.pathname + link.search)).body).to.deep.equal({ valid: false });
+      const response = await request(app)
+        .post('/app/api/users/email/confirm')
+        .send({ token: link.searchParams.get('token') });
       expect(response.status).to.equal(400);
       expect(response.body.error).to.equal('Ce lien est invalide ou a expiré. Une nouvelle demande est nécessaire.');
       expect(await ctx.db('app_auth_users').where({ id: me.id }).first()).to.include({ email: 'old@example.com' });
@@ -204,9 +272,71 @@ describe('/app/api flows with email', () => {
       expect(smtp.messages).to.have.length(2);
       expect((await ctx.db('app_auth_users').where({ id: target.id }).first())!.email).to.equal('before@example.com');
       const link = smtp.linkIn(confirmation, '/app/api/users/email/confirm');
-      const confirmed = await request(app).get(link.pathname + link.search);
+      const confirmed = await request(app)
+        .post('/app/api/users/email/confirm')
+        .send({ token: link.searchParams.get('token') });
       expect(confirmed.status).to.equal(200);
       expect(confirmed.body).to.include({ id: target.id, email: 'after@example.com', email_verified: true });
+    });
+
+    it('PUT /users/:id/email on an account still waiting for its invitation moves it at once and sends a new invitation there; the old link dies', async () => {
+      const admin = await caller(ctx, { role: 'admin' });
+      const created = await request(app).post('/app/api/users').set('Cookie', admin.cookie).send({ email: 'wrong@example.com', name: 'Invitee' });
+      const first = smtp.linkIn(await smtp.waitForMessage('wrong@example.com'), '/auth/setup');
+      smtp.clear();
+      const moved = await request(app).put(`/app/api/users/${created.body.id}/email`).set('Cookie', admin.cookie).send({ email: 'Right@Example.com' });
+      expect(moved.status).to.equal(200);
+      expect(moved.body).to.deep.equal({ email: 'right@example.com', pending_email: null });
+      expect(await ctx.db('app_auth_users').where({ id: created.body.id }).first()).to.include({ email: 'right@example.com', email_verified: false });
+      const invitation = await smtp.waitForMessage('right@example.com');
+      expect(invitation.subject).to.equal('Invitation à activer un compte — Site de test');
+      const second = smtp.linkIn(invitation, '/auth/setup');
+      expect(second.searchParams.get('email')).to.equal('right@example.com');
+      await ctx.background.settle();
+      // Nothing to the old address (it was a mistake), and its link is void.
+      expect(smtp.messages.map((message) => message.to)).to.deep.equal([['right@example.com']]);
+      expect(await isTokenValid(ctx, 'account_setup', 'wrong@example.com', first.searchParams.get('token')!)).to.equal(false);
+      expect(await ctx.db('app_auth_verifications').where({ user_id: created.body.id })).to.have.length(1);
+      const client = new FormClient(app, clock);
+      const setup = await client.submit(
+        '/auth/setup',
+        { email: 'right@example.com', token: second.searchParams.get('token')!, newPassword: PASSWORD, confirmPassword: PASSWORD },
+        { from: second.pathname + second.search },
+      );
+      expect(setup.status).to.equal(303);
+      expect((await client.submit('/auth/login', { email: 'right@example.com', password: PASSWORD })).status).to.equal(303);
+    });
+
+    it('PUT /users/:id/email on an invited account answers 503 mail_failed when the new invitation cannot be sent, and changes nothing', async () => {
+      const admin = await caller(ctx, { role: 'admin' });
+      const invitee = await makeUser(ctx, { email: 'wrong@example.com', password: null, verified: false });
+      const { token } = await issueToken(ctx, 'account_setup', invitee);
+      smtp.setFailing(true);
+      const response = await request(app).put(`/app/api/users/${invitee.id}/email`).set('Cookie', admin.cookie).send({ email: 'right@example.com' });
+      expect(response.status).to.equal(503);
+      expect(response.body.code).to.equal('mail_failed');
+      expect((await ctx.db('app_auth_users').where({ id: invitee.id }).first())!.email).to.equal('wrong@example.com');
+      expect(await isTokenValid(ctx, 'account_setup', 'wrong@example.com', token)).to.equal(true);
+    });
+
+    it('POST /users/:id/send-password-reset is refused for an account that outranks the caller, and for the caller’s own; nothing is sent and the pending link stays', async () => {
+      const manager = await caller(ctx, { permissions: ['admin.access', 'users.view', 'users.manage'], email: 'manager@example.com' });
+      const boss = await makeUser(ctx, { role: 'admin', email: 'boss@example.com' });
+      const pending = await issueToken(ctx, 'password_reset', boss);
+      const refused = await request(app).post(`/app/api/users/${boss.id}/send-password-reset`).set('Cookie', manager.cookie);
+      expect(refused.status).to.equal(403);
+      expect(refused.body.code).to.equal('target_outranks_caller');
+      const own = await request(app).post(`/app/api/users/${manager.id}/send-password-reset`).set('Cookie', manager.cookie);
+      expect(own.status).to.equal(403);
+      expect(own.body.code).to.equal('use_profile');
+      expect(own.body.error).to.include('/account');
+      await ctx.background.settle();
+      expect(smtp.messages).to.have.length(0);
+      expect(await isTokenValid(ctx, 'password_reset', 'boss@example.com', pending.token)).to.equal(true);
+      // An account holding nothing the manager lacks gets its link.
+      const peer = await makeUser(ctx, { permissions: ['users.view'], email: 'peer@example.com' });
+      expect((await request(app).post(`/app/api/users/${peer.id}/send-password-reset`).set('Cookie', manager.cookie)).status).to.equal(204);
+      await smtp.waitForMessage('peer@example.com');
     });
 
     it('PUT /users/:id/email answers 503 mail_failed and changes nothing when the confirmation cannot be sent', async () => {

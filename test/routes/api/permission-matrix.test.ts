@@ -32,6 +32,11 @@ const SAMPLES: Record<string, Sample> = {
     path: async (f) =>
       `/users/email/confirm?token=${(await issueToken(f.ctx, 'email_change', f.target, { newEmail: `confirmed-${unique()}@example.com` })).token}`,
   },
+  'POST /users/email/confirm': {
+    ok: 200,
+    path: () => '/users/email/confirm',
+    body: async (f) => ({ token: (await issueToken(f.ctx, 'email_change', f.target, { newEmail: `confirmed-${unique()}@example.com` })).token }),
+  },
   'POST /users/profile/password': {
     ok: 204,
     path: () => '/users/profile/password',

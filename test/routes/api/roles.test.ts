@@ -115,4 +115,23 @@ describe('/app/api/roles and /app/api/permissions', () => {
     expect((await request(app).delete(`/app/api/roles/${otherId}`).set('Cookie', manager.cookie)).status).to.equal(403);
     expect(await ctx.db('app_auth_role_permissions').where({ role_id: ownRoleId }).pluck('permission_key')).not.to.include('users.manage');
   });
+
+  it('lets a role manager rename a role only when it holds every permission of that role (a name is what a grant names)', async () => {
+    const manager = await caller(ctx, { permissions: ['admin.access', 'users.view', 'users.manage', 'roles.view', 'roles.manage'] });
+    const powerId = await makeRole(ctx, ['users.view', 'pages.manage'], 'power');
+    const plainId = await makeRole(ctx, ['users.view'], 'plain');
+    const refused = await request(app).put(`/app/api/roles/${powerId}`).set('Cookie', manager.cookie).send({ name: 'plain-2' });
+    expect(refused.status).to.equal(403);
+    expect(refused.body.code).to.equal('escalation');
+    expect(refused.body.error).to.include('pages.manage').and.include('renommé');
+    // Its name given unchanged, or another field, is no rename.
+    const same = await request(app).put(`/app/api/roles/${powerId}`).set('Cookie', manager.cookie).send({ name: 'power', description: 'Éditeurs' });
+    expect(same.status).to.equal(200);
+    expect((await ctx.db('app_auth_roles').where({ id: powerId }).first())!.name).to.equal('power');
+    const renamed = await request(app).put(`/app/api/roles/${plainId}`).set('Cookie', manager.cookie).send({ name: 'plain-2' });
+    expect(renamed.status).to.equal(200);
+    expect(renamed.body.name).to.equal('plain-2');
+    const admin = await caller(ctx, { role: 'admin' });
+    expect((await request(app).put(`/app/api/roles/${powerId}`).set('Cookie', admin.cookie).send({ name: 'power-2' })).status).to.equal(200);
+  });
 });

@@ -163,6 +163,48 @@ describe('/app/api/users', () => {
     });
   });
 
+  describe('acting on oneself through /app/api/users/:id', () => {
+    it('refuses one’s own address, password, verified state and reset link (403 use_profile, pointing to the profile), changing nothing', async () => {
+      const admin = await caller(ctx, { role: 'admin', email: 'me@example.com' });
+      await ctx.db('app_auth_users').where({ id: admin.id }).update({ email_verified: false });
+      const passwordBefore = (await ctx.db('app_auth_accounts').where({ user_id: admin.id }).first())!.password_hash;
+      for (const [method, path, body] of [
+        ['put', `/app/api/users/${admin.id}/email`, { email: 'elsewhere@example.com' }],
+        ['put', `/app/api/users/${admin.id}/password`, { password: 'chosen without the old one' }],
+        ['post', `/app/api/users/${admin.id}/send-password-reset`, undefined],
+        ['put', `/app/api/users/${admin.id}`, { email_verified: true }],
+        ['put', `/app/api/users/${admin.id}`, { name: 'Moi', email_verified: true }],
+      ] as const) {
+        const response = await request(app)[method](path).set('Cookie', admin.cookie).send(body);
+        expect(response.status, `${method} ${path}`).to.equal(403);
+        expect(response.body.code).to.equal('use_profile');
+        expect(response.body.error).to.include('/account');
+      }
+      expect(await ctx.db('app_auth_users').where({ id: admin.id }).first()).to.include({ email: 'me@example.com', email_verified: false, name: admin.name });
+      expect((await ctx.db('app_auth_accounts').where({ user_id: admin.id }).first())!.password_hash).to.equal(passwordBefore);
+      expect(await ctx.db('app_auth_verifications').where({ user_id: admin.id })).to.have.length(0);
+      // The profile route does it, with the current password.
+      const profile = await request(app)
+        .post('/app/api/users/profile/email')
+        .set('Cookie', admin.cookie)
+        .send({ email: 'elsewhere@example.com', current_password: 'not the password' });
+      expect(profile.body.code).to.equal('current_password_wrong');
+    });
+
+    it('lets a manager change its own name and roles within its own permissions', async () => {
+      const manager = await caller(ctx, { permissions: ['admin.access', 'users.view', 'users.manage'] });
+      const helperId = await makeRole(ctx, ['users.view'], 'helper');
+      const renamed = await request(app).put(`/app/api/users/${manager.id}`).set('Cookie', manager.cookie).send({ name: 'Nouveau nom' });
+      expect(renamed.status).to.equal(200);
+      expect(renamed.body.name).to.equal('Nouveau nom');
+      expect((await request(app).post(`/app/api/users/${manager.id}/roles`).set('Cookie', manager.cookie).send({ role_id: helperId })).status).to.equal(201);
+      const powerId = await makeRole(ctx, ['roles.manage'], 'power');
+      const escalation = await request(app).post(`/app/api/users/${manager.id}/roles`).set('Cookie', manager.cookie).send({ role_id: powerId });
+      expect(escalation.status).to.equal(403);
+      expect(escalation.body.code).to.equal('escalation');
+    });
+  });
+
   describe('PUT /app/api/users/:id/email', () => {
     it('starts the change to the address (normalised), pending until confirmed; refuses one already in use with 409', async () => {
       const admin = await caller(ctx, { role: 'admin' });
