@@ -3,10 +3,10 @@
 // build apps in-process (several at once if they like: nothing is shared between them).
 import http, { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
-import { migrationDirectories, pendingMigrations } from './lib/migrations.js';
+import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
 import { createLogger } from './lib/logger.js';
 import { collectModules, type SiteModule } from './lib/modules.js';
@@ -20,6 +20,7 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { needsFirstRun } from './models/auth/registration.js';
 import { coreModule } from './routes/core-module.js';
 import { mountAreas } from './routes/index.js';
+import { operationsRouter } from './routes/operations.js';
 import { pagesModule } from './routes/pages/index.js';
 
 /** The modules of this site, in order: the core first. */
@@ -42,11 +43,14 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   app.set('query parser', 'simple');
   configureViews(app, config);
 
-  app.use(requestContext(ctx.logger));
+  app.use(requestContext(ctx));
+  // Probes and the metrics scrape first: no host check (balancers and Prometheus address
+  // an instance by its IP), no session, CSRF or rate limit.
+  app.use(operationsRouter(ctx));
   // Before anything answers, after the request has its id: a refused host still gets its log line.
   app.use(createHostCheck(ctx));
   app.use(securityHeaders());
-  app.use('/assets', express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
+  app.use('/assets', nameAssets, express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
   mountAreas(app, ctx);
   app.use(notFound);
   app.use(createErrorHandler(ctx));
@@ -54,12 +58,30 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   return app;
 }
 
+/** Every asset is one route for the metrics (their names would be a label each). */
+function nameAssets(_req: Request, res: Response, next: NextFunction): void {
+  res.locals.routePattern = '/assets/*';
+  next();
+}
+
 /** Releases what createApp() opened: the database pool, the hashing threads, mail. */
 export async function closeApp(app: App): Promise<void> {
   await closeContext(app.locals.ctx);
 }
 
-export async function startServer(config: Config): Promise<{ server: Server; app: App; database: RunningDatabase; stop(): Promise<void> }> {
+export interface StartOptions {
+  /**
+   * Apply pending migrations before listening (`npm start`: one process and one start of
+   * the embedded database instead of two). Without it the server refuses to start while
+   * a migration is pending, naming the command to run.
+   */
+  migrate?: boolean;
+}
+
+export async function startServer(
+  config: Config,
+  options: StartOptions = {},
+): Promise<{ server: Server; app: App; database: RunningDatabase; stop(): Promise<void> }> {
   const database = await ensureDatabase(config, createLogger(config.logLevel));
   const app = createApp({ ...config, databaseUrl: database.url });
   const abort = async (error: unknown): Promise<never> => {
@@ -68,7 +90,13 @@ export async function startServer(config: Config): Promise<{ server: Server; app
     throw error;
   };
   const { ctx } = app.locals;
-  const pending = await pendingMigrations(ctx.db, { directories: migrationDirectories(ctx.site.migrationDirectories) }).catch(abort);
+  const directories = migrationDirectories(ctx.site.migrationDirectories);
+  if (options.migrate) {
+    const onWait = () => ctx.logger.info('another process is migrating this database: waiting for it to finish');
+    const { batch, migrations } = await migrateLatest(ctx.db, { directories, onWait }).catch(abort);
+    if (migrations.length > 0) ctx.logger.info({ batch, applied: migrations }, 'migrations applied');
+  }
+  const pending = await pendingMigrations(ctx.db, { directories }).catch(abort);
   if (pending.length > 0) {
     await abort(
       new ConfigError(
@@ -127,6 +155,8 @@ function drainOnStop(server: Server, app: App): () => Promise<void> {
   });
   return () => {
     stopping = true;
+    // /healthz answers 503 from now on, to whatever still reaches it (an open socket).
+    app.locals.ctx.memo.stopping = true;
     app.locals.ctx.logger.info({ inFlight: inFlight.size }, 'stopping: no new connections, finishing requests in flight');
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
@@ -147,7 +177,7 @@ async function main(): Promise<void> {
   bootLogger.level = config.logLevel;
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
-    running = await startServer(config);
+    running = await startServer(config, { migrate: process.argv.includes('--migrate') });
   } catch (error) {
     bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
     process.exit(1);

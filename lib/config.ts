@@ -62,6 +62,14 @@ export interface Config {
   passwordHashCost: number;
   passwordHashThreads: number;
   rateLimits: Record<RateLimitedOperation, RateLimitBudget>;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); unset → /metrics is 404 and nothing is collected. */
+  metricsToken: string | undefined;
+}
+
+/** What the database needs and nothing else (the knex CLI's knexfile). */
+export interface DatabaseConfig {
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -84,14 +92,17 @@ export function parseTrustProxy(value: string | undefined): TrustProxySetting {
   if (value === undefined || value.trim() === '') return false;
   const trimmed = value.trim();
   if (trimmed.toLowerCase() === 'true') {
-    throw new ConfigError('APP_TRUST_PROXY=true is refused: it would let any client choose its address; give a hop count or the proxies\' addresses');
+    throw new ConfigError("APP_TRUST_PROXY=true is refused: it would let any client choose its address; give a hop count or the proxies' addresses");
   }
   if (/^\d+$/.test(trimmed)) {
     const hops = Number(trimmed);
     if (hops < 1 || hops > 10) throw new ConfigError('APP_TRUST_PROXY as a hop count must be between 1 and 10');
     return hops;
   }
-  const entries = trimmed.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = trimmed
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   try {
     proxyAddr.compile(entries);
   } catch (error) {
@@ -102,11 +113,40 @@ export function parseTrustProxy(value: string | undefined): TrustProxySetting {
   return entries;
 }
 
-const envSchema = Joi.object({
-  NODE_ENV: Joi.string().valid('production', 'development', 'test').default('development'),
-  DATA_DIR: Joi.string(),
+/** The variables as validated: defaults applied, numbers converted. */
+interface DatabaseEnv {
+  DATABASE_URL?: string;
+  DATABASE_POOL_MAX: number;
+}
+
+interface Env extends DatabaseEnv {
+  NODE_ENV: 'production' | 'development' | 'test';
+  DATA_DIR?: string;
+  PORT: number;
+  HOST: string;
+  BASE_URL?: string;
+  SESSION_SECRET?: string;
+  APP_NAME: string;
+  APP_AUTH_REGISTRATION?: string;
+  APP_TRUST_PROXY?: string;
+  SMTP_URL?: string;
+  MAIL_FROM?: string;
+  UPLOAD_DIR?: string;
+  LOG_LEVEL: string;
+  PASSWORD_HASH_COST: number;
+  PASSWORD_HASH_THREADS: number;
+  METRICS_TOKEN?: string;
+}
+
+const databaseKeys = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
+};
+
+const envSchema = Joi.object<Env>({
+  NODE_ENV: Joi.string().valid('production', 'development', 'test').default('development'),
+  DATA_DIR: Joi.string(),
+  ...databaseKeys,
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   HOST: Joi.string().hostname().default('127.0.0.1'),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -120,7 +160,16 @@ const envSchema = Joi.object({
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   PASSWORD_HASH_COST: Joi.number().integer().min(4).max(15).default(11),
   // One core stays for the event loop: on a 2-core VPS, two hashing threads would starve it.
-  PASSWORD_HASH_THREADS: Joi.number().integer().min(1).max(16).default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
+  PASSWORD_HASH_THREADS: Joi.number()
+    .integer()
+    .min(1)
+    .max(16)
+    .default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
+  // Sent as `Authorization: Bearer <token>`: the characters a bearer token may hold (RFC 6750).
+  METRICS_TOKEN: Joi.string()
+    .min(32)
+    .pattern(/^[A-Za-z0-9._~+/=-]+$/)
+    .messages({ 'string.pattern.base': '{{#label}} may hold only letters, digits and . _ ~ + / = -' }),
 })
   .unknown(true)
   .messages({ 'any.only': '{{#label}} must be one of {{#valids}}' });
@@ -135,8 +184,9 @@ function readOrCreateSecret(dataDir: string): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const { value, error } = envSchema.validate(env, { abortEarly: true, convert: true });
-  if (error) throw new ConfigError(`Invalid configuration: ${error.message}`);
+  const result = envSchema.validate(env, { abortEarly: true, convert: true });
+  if (result.error) throw new ConfigError(`Invalid configuration: ${result.error.message}`);
+  const { value } = result;
   const isProduction = value.NODE_ENV === 'production';
   const dataDir = path.resolve(projectRoot, value.DATA_DIR ?? 'data');
 
@@ -153,8 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits[operation] = parseRateLimit(env[variable] ?? DEFAULT_RATE_LIMITS[operation], variable);
   }
 
-  const port = value.PORT as number;
-  const appName = value.APP_NAME as string;
+  const port = value.PORT;
+  const appName = value.APP_NAME;
   return {
     nodeEnv: value.NODE_ENV,
     isProduction,
@@ -175,5 +225,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordHashCost: value.PASSWORD_HASH_COST,
     passwordHashThreads: value.PASSWORD_HASH_THREADS,
     rateLimits,
+    metricsToken: value.METRICS_TOKEN,
   };
+}
+
+/**
+ * The database settings only, for the knex CLI's knexfile: it reads no secret, so it
+ * neither demands SESSION_SECRET in production nor writes data/session-secret.
+ */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  const result = Joi.object<DatabaseEnv>(databaseKeys).unknown(true).validate(env, { abortEarly: true, convert: true });
+  if (result.error) throw new ConfigError(`Invalid configuration: ${result.error.message}`);
+  return { databaseUrl: result.value.DATABASE_URL, databasePoolMax: result.value.DATABASE_POOL_MAX };
 }

@@ -9,6 +9,7 @@ import { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createKnex } from './db.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics, metricsOff, type Metrics } from './metrics.js';
 import type { SiteRegistry } from './modules.js';
 import { createPasswordHasher, type PasswordHasher } from './password-hasher.js';
 import { newSetupCode } from './setup-code.js';
@@ -27,6 +28,8 @@ export interface AppMemo {
   loggedOnce: Set<string>;
   /** The first-run form's one-time code when HOST is not loopback (lib/setup-code.ts); new at each start. */
   readonly setupCode: string;
+  /** Set when the server begins its graceful stop: /healthz answers 503 from then on. */
+  stopping: boolean;
 }
 
 export interface AppContext {
@@ -41,21 +44,26 @@ export interface AppContext {
   /** What the core and the modules registered: routes, admin screens, permission sections… */
   readonly site: SiteRegistry;
   readonly memo: AppMemo;
+  /** This app's Prometheus registry and hooks (lib/metrics.ts); no-ops unless METRICS_TOKEN is set. */
+  readonly metrics: Metrics;
 }
 
 export function createContext(config: Config & { databaseUrl: string }, site: SiteRegistry): AppContext {
   const logger = createLogger(config.logLevel);
   const clock = new Clock();
+  // Collected only when someone may read them: without a token /metrics does not exist.
+  const metrics = config.metricsToken ? createMetrics() : metricsOff;
   return {
     config,
-    db: createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger }),
-    hasher: createPasswordHasher({ cost: config.passwordHashCost, threads: config.passwordHashThreads, logger }),
-    mailer: new Mailer(config, logger, clock),
+    db: createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger, metrics }),
+    hasher: createPasswordHasher({ cost: config.passwordHashCost, threads: config.passwordHashThreads, logger, metrics }),
+    mailer: new Mailer(config, logger, clock, metrics),
     clock,
     logger,
     background: new BackgroundTasks(logger),
     site,
-    memo: { accountExists: false, databaseDown: false, lastRateLimitSweep: 0, loggedOnce: new Set(), setupCode: newSetupCode() },
+    memo: { accountExists: false, databaseDown: false, lastRateLimitSweep: 0, loggedOnce: new Set(), setupCode: newSetupCode(), stopping: false },
+    metrics,
   };
 }
 

@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from './logger.js';
+import { metricsOff, type Metrics } from './metrics.js';
 
 // Return BIGINT counts and ids as numbers and timestamps as Date (pg default); NUMERIC
 // is not used by the schema. Set per connection, not on pg's process-wide registry.
@@ -10,9 +11,23 @@ const typeParsers = {
     oid === BIGINT_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
 
-export function createKnex(connectionString: string, options: { poolMax: number; logger: Logger }): Knex {
-  const { logger } = options;
-  return knexFactory({
+/** What /metrics reads of knex's pool (tarn), at each scrape only. */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+export interface KnexOptions {
+  poolMax: number;
+  logger: Logger;
+  /** The app's metrics: pool gauges, and statements counted per request. */
+  metrics?: Metrics;
+}
+
+export function createKnex(connectionString: string, options: KnexOptions): Knex {
+  const { logger, metrics = metricsOff } = options;
+  const knex = knexFactory({
     client: 'pg',
     connection: { connectionString, application_name: 'site-core', types: typeParsers },
     pool: {
@@ -44,4 +59,20 @@ export function createKnex(connectionString: string, options: { poolMax: number;
       debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
     },
   });
+  if (metrics.registry) {
+    // One increment on the request's tally per statement; transactions' statements reach
+    // the root instance's 'query' event too. Not even a listener when metrics are off.
+    knex.on('query', () => metrics.statement());
+    metrics.watchPool(() => {
+      // Gone once the knex instance is destroyed (the app closed): an empty pool.
+      const pool = (knex.client as { pool?: TarnPool }).pool;
+      return {
+        inUse: pool?.numUsed() ?? 0,
+        idle: pool?.numFree() ?? 0,
+        waiting: pool?.numPendingAcquires() ?? 0,
+        max: options.poolMax,
+      };
+    });
+  }
+  return knex;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { HashJob } from './hash-worker.js';
 import type { Logger } from './logger.js';
+import { metricsOff, type HashOperation, type Metrics } from './metrics.js';
 
 // The task file sits beside this one: hash-worker.ts under tsx (the threads inherit
 // tsx's loader through process.execArgv) and the compiled hash-worker.js in dist/.
@@ -20,6 +21,8 @@ export interface PasswordHasherOptions {
   cost: number;
   threads: number;
   logger: Logger;
+  /** The app's metrics: queue length at each scrape, and each job's time from submission to result. */
+  metrics?: Metrics;
   /** Another task file with hash-worker's default export (tests only: one that can crash). */
   workerFile?: URL;
 }
@@ -42,9 +45,20 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
     }
     return pool;
   };
+  const metrics = options.metrics ?? metricsOff;
+  metrics.watchHashQueue(() => pool?.queueSize ?? 0);
+  const run = async (operation: HashOperation, job: HashJob): Promise<string | boolean> => {
+    if (!metrics.registry) return running().run(job);
+    const started = process.hrtime.bigint();
+    try {
+      return await running().run(job);
+    } finally {
+      metrics.hashed(operation, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  };
   return {
-    hash: async (password) => (await running().run({ op: 'hash', password, cost: options.cost })) as string,
-    verify: async (password, hash) => (await running().run({ op: 'verify', password, hash })) as boolean,
+    hash: async (password) => (await run('hash', { op: 'hash', password, cost: options.cost })) as string,
+    verify: async (password, hash) => (await run('verify', { op: 'verify', password, hash })) as boolean,
     async close() {
       const current = pool;
       pool = undefined;

@@ -11,13 +11,12 @@ import nunjucks from 'nunjucks';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
+import { metricsOff, type Metrics } from '../lib/metrics.js';
 import { mailTemplatesDir } from '../lib/paths.js';
 import { mailSubjects } from './messages.js';
 
 function render(environment: nunjucks.Environment, name: string, context: Record<string, unknown>): Promise<string> {
-  return new Promise((resolve, reject) =>
-    environment.render(name, context, (error, result) => (error ? reject(error) : resolve(result ?? ''))),
-  );
+  return new Promise((resolve, reject) => environment.render(name, context, (error, result) => (error ? reject(error) : resolve(result ?? ''))));
 }
 
 function pageLink(baseUrl: string, pathname: string, params: Record<string, string>): string {
@@ -39,16 +38,24 @@ export class Mailer {
     private readonly config: Config,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    private readonly metrics: Metrics = metricsOff,
   ) {}
 
   /** Renders mail/templates/<template>.html.njk and .txt.njk and sends them to one address. */
   async send(template: string, to: string, data: Record<string, unknown>): Promise<void> {
+    try {
+      await this.deliver(template, to, data);
+    } catch (error) {
+      this.metrics.mail(template, 'failed');
+      throw error;
+    }
+    this.metrics.mail(template, 'sent');
+  }
+
+  private async deliver(template: string, to: string, data: Record<string, unknown>): Promise<void> {
     const { config } = this;
     const context = { appName: config.appName, baseUrl: config.baseUrl, ...data };
-    const [html, text] = await Promise.all([
-      render(this.html, `${template}.html.njk`, context),
-      render(this.text, `${template}.txt.njk`, context),
-    ]);
+    const [html, text] = await Promise.all([render(this.html, `${template}.html.njk`, context), render(this.text, `${template}.txt.njk`, context)]);
     const subject = typeof data.subject === 'string' ? data.subject : (mailSubjects[template]?.(config.appName) ?? config.appName);
     const message = { from: config.mailFrom, to, subject, text, html };
     if (config.smtpUrl) {

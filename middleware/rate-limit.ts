@@ -61,6 +61,7 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
       // The store returns the window's reset time as stored, so the wait is the real one.
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       logger.warn({ operation, requestId: req.id }, 'rate limit reached');
+      ctx.metrics.rateLimited(operation);
       next(rateLimitedError(ctx, resetTime ?? new Date(ctx.clock.nowMs() + budget.windowMs)));
     },
     // The address checks are ours (client-ip.ts); the library's would flag requests

@@ -108,6 +108,35 @@ function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler
   };
 }
 
+/**
+ * Names the request after its row, for the metrics: the path as declared under the
+ * router's mount path (`/app/api/users/:id`), never the raw path. For a row with several
+ * paths, the one whose parameters were matched. Lower-cased mount path: routing ignores
+ * case, and a label per spelling would let clients create series at will.
+ */
+function labelRoute(paths: string[]): RequestHandler {
+  const parameters = paths.map((path) =>
+    [...path.matchAll(/[:*](\w+)/g)]
+      .map((match) => match[1])
+      .sort()
+      .join(','),
+  );
+  return function nameRequest(req: Request, res: Response, next: NextFunction): void {
+    let path = paths[0];
+    if (paths.length > 1) {
+      const matched = Object.keys(req.params)
+        .filter((key) => req.params[key] !== undefined)
+        .sort()
+        .join(',');
+      const index = parameters.indexOf(matched);
+      path = index >= 0 ? paths[index] : paths.join('|');
+    }
+    const prefix = req.baseUrl.toLowerCase();
+    res.locals.routePattern = prefix && path === '/' ? prefix : prefix + path;
+    next();
+  };
+}
+
 /** Mounts every row on the router with the surface's steps around it. */
 export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, rows: AnyRoute[]): void {
   for (const row of rows) {
@@ -117,6 +146,7 @@ export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, r
     }
     const session = row.access === 'public' ? [] : surface.session;
     const chain: Array<RequestHandler | ErrorRequestHandler> = [
+      labelRoute(paths),
       ...session,
       ...guardFor(row.access),
       ...surface.prepare(row),

@@ -1,0 +1,101 @@
+// The built project as an operator runs it on a VPS: `npm run build`, then the knex CLI
+// as typed from the project root with DATABASE_URL only (no NODE_OPTIONS, no
+// SESSION_SECRET), and `npm start`'s build step skipped when nothing changed.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { createKnex } from '../../lib/db.js';
+import { createLogger } from '../../lib/logger.js';
+import { migrationStatus } from '../../lib/migrations.js';
+import { projectRoot } from '../../lib/paths.js';
+import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** Runs a command from the project root with exactly this environment (PATH and HOME added). */
+function run(command: string, args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('the built project', function () {
+  this.timeout(60_000);
+  const name = `site_ops_knex_cli_${process.pid}`;
+  const secretFile = path.join(projectRoot, 'data', 'session-secret');
+  let url: string;
+  let scratch: string;
+  let secretBefore: number | undefined;
+
+  before(async function () {
+    this.timeout(600_000);
+    const build = await run('npm', ['run', 'build'], {});
+    expect(build.code, build.output).to.equal(0);
+    url = await createScratchDatabase(testDatabase().adminUrl, name);
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'site-knex-cli-'));
+    secretBefore = existsSync(secretFile) ? statSync(secretFile).mtimeMs : undefined;
+  });
+  after(async () => {
+    await dropScratchDatabase(testDatabase().adminUrl, name);
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('migrates with `npx knex migrate:latest` as typed, in production without SESSION_SECRET, writing no secret', async () => {
+    const latest = await run('npx', ['knex', 'migrate:latest'], { DATABASE_URL: url, NODE_ENV: 'production' });
+    expect(latest.code, latest.output).to.equal(0);
+    expect(latest.output).to.match(/Batch 1 run: \d+ migrations/);
+
+    const knex = createKnex(url, { poolMax: 1, logger: createLogger('warn') });
+    try {
+      for (const table of ['app_auth_users', 'app_auth_sessions', 'app_pages', 'knex_migrations'])
+        expect(await knex.schema.hasTable(table), table).to.equal(true);
+      // The compiled migrations recorded the same names the TypeScript sources know: one history.
+      const status = await migrationStatus(knex);
+      expect(status.pending).to.deep.equal([]);
+      expect(status.unknown).to.deep.equal([]);
+    } finally {
+      await knex.destroy();
+    }
+    expect(existsSync(secretFile) ? statSync(secretFile).mtimeMs : undefined).to.equal(secretBefore);
+  });
+
+  it('lists with `npx knex migrate:status` and undoes with `npx knex migrate:rollback`, writing no secret in development either', async () => {
+    const env = { DATABASE_URL: url, DATA_DIR: scratch };
+    const status = await run('npx', ['knex', 'migrate:status'], env);
+    expect(status.code, status.output).to.equal(0);
+    expect(status.output).to.include('No Pending Migration files Found.');
+    const rollback = await run('npx', ['knex', 'migrate:rollback'], env);
+    expect(rollback.code, rollback.output).to.equal(0);
+    expect(rollback.output).to.match(/Batch 1 rolled back: \d+ migrations/);
+    expect(existsSync(path.join(scratch, 'session-secret'))).to.equal(false);
+  });
+
+  it('says what is missing when DATABASE_URL is not set', async () => {
+    const missing = await run('npx', ['knex', 'migrate:latest'], { NODE_ENV: 'production' });
+    expect(missing.code).to.not.equal(0);
+    expect(missing.output).to.include('DATABASE_URL is not set');
+  });
+
+  it('skips the build of `npm start` when no source changed since the last one', async () => {
+    const compiled = path.join(projectRoot, 'dist', 'app.js');
+    const before = statSync(compiled).mtimeMs;
+    const again = await run(process.execPath, ['scripts/build.mjs', '--if-changed'], {});
+    expect(again.code, again.output).to.equal(0);
+    expect(again.output).to.include('no source changed since the last build');
+    expect(statSync(compiled).mtimeMs).to.equal(before);
+  });
+});
