@@ -46,6 +46,7 @@ export async function verifyCurrentPassword(ctx: AppContext, req: Request, userI
   if (spent.length > 0) {
     // Both spent: the message names the address's, the wait is the later reset.
     ctx.logger.warn({ operation: 'current_password', userId, requestId: req.id, spent: spent.map((budget) => budget.subject) }, 'rate limit reached');
+    ctx.metrics.rateLimited('current_password');
     throw rateLimitedError(ctx, new Date(Math.max(...spent.map((budget) => budget.resetMs))), spent[0].subject);
   }
   if (!(await checkPassword(ctx, userId, password))) throw currentPasswordWrongError();
