@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import {
@@ -7,6 +8,7 @@ import {
   migrateRollback,
   migrationDirectories,
   migrationStatus,
+  moduleMigrationsDirectory,
   pendingMigrations,
 } from '../../lib/migrations.js';
 import * as authSchema from '../../models/auth/schema.js';
@@ -104,7 +106,12 @@ describe('migrations', () => {
 
   it("run through each model's createTables() and dropTables(), recorded like any other run", async () => {
     await authSchema.createTables(knex);
-    expect(await pendingMigrations(knex)).to.deep.equal(['20261121000100_pages_tables']);
+    const pagesMigrations = readdirSync(moduleMigrationsDirectory('pages'))
+      .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'))
+      .map((file) => file.replace(/\.(ts|js)$/, ''))
+      .sort();
+    expect(pagesMigrations[0]).to.equal('20261121000100_pages_tables');
+    expect(await pendingMigrations(knex)).to.deep.equal(pagesMigrations);
     await pagesSchema.createTables(knex);
     expect(await pendingMigrations(knex)).to.deep.equal([]);
     expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage']);
