@@ -6,7 +6,7 @@ import { hasCredential, storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
 import { revokeAllUserSessions } from './sessions.js';
-import { findUserByEmail, findUserById, markEmailVerified, type User } from './users.js';
+import { findUserByEmail, findUserById, markEmailVerified, normalizeEmail, type User } from './users.js';
 import { consumeToken, issueToken } from './verifications.js';
 
 function invalidLink(): UserFacingError {
@@ -84,6 +84,9 @@ export async function completeAccountSetup(ctx: AppContext, input: AccountSetupI
   assertPasswordPolicy(input.password, 'newPassword');
   const passwordHash = await ctx.hasher.hash(input.password);
   return inTransaction(ctx, async (tx) => {
+    // The account row first, as a resend or an address move by an administrator locks
+    // it before touching its links: the same order on both sides cannot deadlock.
+    await tx.db('app_auth_users').where({ email: normalizeEmail(input.email) }).forUpdate().first('id');
     const consumed = await consumeToken(tx, 'account_setup', input.email, input.token);
     if (!consumed) throw invalidLink();
     if (await hasCredential(tx, consumed.userId)) throw new UserFacingError(authMessages.accountAlreadyActive);
