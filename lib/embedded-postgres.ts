@@ -136,10 +136,7 @@ export async function startEmbeddedPostgres(options: {
   try {
     await server.start();
   } catch (error) {
-    throw new Error(
-      `The embedded PostgreSQL could not start on port ${port} (is another instance running on this data folder?)`,
-      { cause: error },
-    );
+    throw new Error(`The embedded PostgreSQL could not start on port ${port} (is another instance running on this data folder?)`, { cause: error });
   }
   // Should the process end without stop() (a crash), the cluster must not outlive it.
   const postgresProcess = (server as unknown as { process?: ChildProcess }).process;

@@ -86,7 +86,11 @@ export async function completeAccountSetup(ctx: AppContext, input: AccountSetupI
   return inTransaction(ctx, async (tx) => {
     // The account row first, as a resend or an address move by an administrator locks
     // it before touching its links: the same order on both sides cannot deadlock.
-    await tx.db('app_auth_users').where({ email: normalizeEmail(input.email) }).forUpdate().first('id');
+    await tx
+      .db('app_auth_users')
+      .where({ email: normalizeEmail(input.email) })
+      .forUpdate()
+      .first('id');
     const consumed = await consumeToken(tx, 'account_setup', input.email, input.token);
     if (!consumed) throw invalidLink();
     if (await hasCredential(tx, consumed.userId)) throw new UserFacingError(authMessages.accountAlreadyActive);
