@@ -8,7 +8,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { checkPassword } from '../../../models/auth/credentials.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, caller, logIn } from '../../support/fixtures.js';
-import { AdminClient, textOf } from '../admin/helpers.js';
+import { AdminClient, textOf } from '../../support/admin-client.js';
 
 const BUDGET = 3;
 const NEW_PASSWORD = 'a brand new password';

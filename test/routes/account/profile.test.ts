@@ -9,7 +9,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 import { PASSWORD, PNG_1X1, logIn } from '../../support/fixtures.js';
-import { AdminClient, textOf } from '../admin/helpers.js';
+import { AdminClient, textOf } from '../../support/admin-client.js';
 
 describe('/account profile page', () => {
   let app: App;

@@ -9,8 +9,8 @@ import type { AppContext } from '../../../lib/context.js';
 import { profileRoutes } from '../../../routes/account.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, caller } from '../../support/fixtures.js';
-import { makeFixture, mounted, registeredRows, type Fixture } from '../api/route-table.js';
-import { textOf } from './helpers.js';
+import { makeFixture, mounted, registeredRows, type Fixture } from '../../support/route-table.js';
+import { textOf } from '../../support/admin-client.js';
 
 type Fields = Record<string, string | string[]>;
 

@@ -7,7 +7,7 @@ import { createPage, getPage } from '../../../models/pages/pages.js';
 import { insertMedia } from '../../../models/pages/media.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PNG_1X1 } from '../../support/fixtures.js';
-import { AdminClient, textOf } from './helpers.js';
+import { AdminClient, textOf } from '../../support/admin-client.js';
 
 describe('/admin pages screens', () => {
   let app: App;

@@ -11,7 +11,7 @@ import { profileRoutes } from '../../../routes/account.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, PNG_1X1, caller, logIn, type LoggedIn } from '../../support/fixtures.js';
-import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture, type MountedRow } from '../api/route-table.js';
+import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture, type MountedRow } from '../../support/route-table.js';
 
 type Fields = Record<string, string>;
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { AppContext } from '../../../lib/context.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { makeRole, makeUser } from '../../support/fixtures.js';
-import { AdminClient, textOf } from './helpers.js';
+import { AdminClient, textOf } from '../../support/admin-client.js';
 
 describe('/admin/roles screens', () => {
   let app: App;

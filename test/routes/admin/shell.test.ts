@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { makeUser } from '../../support/fixtures.js';
-import { AdminClient, textOf } from './helpers.js';
+import { AdminClient, textOf } from '../../support/admin-client.js';
 
 function navLinks(html: string): string[] {
   const nav = /<nav class="admin-nav"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';

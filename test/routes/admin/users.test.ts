@@ -6,7 +6,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 import { PASSWORD, makeUser } from '../../support/fixtures.js';
-import { AdminClient, textOf } from './helpers.js';
+import { AdminClient, textOf } from '../../support/admin-client.js';
 
 describe('/admin/users screens', () => {
   let app: App;

@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { caller, makeUser } from '../../support/fixtures.js';
-import { mounted, registeredRows } from './route-table.js';
+import { mounted, registeredRows } from '../../support/route-table.js';
 
 interface Case {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
-import { FormClient, useFakeClock } from '../auth/helpers.js';
+import { FormClient, useFakeClock } from '../../support/form-client.js';
 import { PASSWORD, caller, logIn, makeUser } from '../../support/fixtures.js';
 import { isTokenValid, issueToken } from '../../../models/auth/verifications.js';
 

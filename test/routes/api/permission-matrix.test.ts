@@ -10,7 +10,7 @@ import type { User } from '../../../models/auth/users.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, PNG_1X1, caller, logIn, type LoggedIn } from '../../support/fixtures.js';
-import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture } from './route-table.js';
+import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture } from '../../support/route-table.js';
 
 interface Sample {
   /** Status of this request by a caller who is allowed. */

@@ -9,7 +9,7 @@ import { isOwnHost, parseHost } from '../../../middleware/host-check.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { testDatabase } from '../../support/database.js';
 import { spawnServer, waitForListening, type ServerProcess } from '../../support/server-process.js';
-import { FormClient, strongPassword, useFakeClock } from './helpers.js';
+import { FormClient, strongPassword, useFakeClock } from '../../support/form-client.js';
 
 const admin = { _form: 'first-run', name: 'Ada', email: 'ada@example.com', password: strongPassword };
 

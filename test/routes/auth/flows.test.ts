@@ -6,7 +6,7 @@ import type { AppContext } from '../../../lib/context.js';
 import { createFirstAdmin, createUserByAdmin } from '../../../models/auth/registration.js';
 import { useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
-import { FormClient, hiddenField, strongPassword, useFakeClock } from './helpers.js';
+import { FormClient, hiddenField, strongPassword, useFakeClock } from '../../support/form-client.js';
 
 function sessionCookie(response: request.Response): string | undefined {
   const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);

@@ -8,7 +8,7 @@ import { createCsrf } from '../../../middleware/csrf.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, makeUser } from '../../support/fixtures.js';
 import { countStatements } from '../../support/statements.js';
-import { FormClient, useFakeClock } from './helpers.js';
+import { FormClient, useFakeClock } from '../../support/form-client.js';
 
 describe('what a login costs', () => {
   let app: App;

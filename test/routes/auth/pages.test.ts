@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createFirstAdmin, createUserByAdmin } from '../../../models/auth/registration.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
-import { FormClient, strongPassword, useFakeClock } from './helpers.js';
+import { FormClient, strongPassword, useFakeClock } from '../../support/form-client.js';
 
 const TITLES: Array<[string, string]> = [
   ['/auth', 'Connexion'],

@@ -7,7 +7,7 @@ import { insertUser } from '../../../models/auth/users.js';
 import { logIn, makeUser } from '../../support/fixtures.js';
 import { closeTestApp, createTestApp, useAppWithSmtp, type App } from '../../support/app.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
-import { FormClient, strongPassword, useFakeClock } from './helpers.js';
+import { FormClient, strongPassword, useFakeClock } from '../../support/form-client.js';
 
 const ANTI_BOT_MESSAGE = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
 

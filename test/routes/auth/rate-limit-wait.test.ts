@@ -7,7 +7,7 @@ import { waitText } from '../../../middleware/rate-limit.js';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { caller } from '../../support/fixtures.js';
-import { FormClient, strongPassword, useFakeClock } from './helpers.js';
+import { FormClient, strongPassword, useFakeClock } from '../../support/form-client.js';
 
 const wait = (text: string) => `Trop de tentatives depuis cette adresse. Un nouvel essai sera possible dans ${text}.`;
 

@@ -7,7 +7,7 @@ import { clientAddressKey } from '../../../middleware/client-ip.js';
 import { createRateLimiter } from '../../../middleware/rate-limit.js';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../../support/app.js';
-import { FormClient, strongPassword, useFakeClock } from './helpers.js';
+import { FormClient, strongPassword, useFakeClock } from '../../support/form-client.js';
 
 const BUDGET = 3;
 const LIMITS = {

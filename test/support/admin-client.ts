@@ -2,9 +2,9 @@
 // (test/support/fixtures.ts), the CSRF cookie and field read from the page's form,
 // urlencoded posts, and flash messages read from the page a redirect leads to.
 import request from 'supertest';
-import { contextOf, type App } from '../../support/app.js';
-import { caller, type MakeUserOptions } from '../../support/fixtures.js';
-import type { User } from '../../../models/auth/users.js';
+import { contextOf, type App } from './app.js';
+import { caller, type MakeUserOptions } from './fixtures.js';
+import type { User } from '../../models/auth/users.js';
 
 export class AdminClient {
   private csrfCookie = '';

@@ -3,8 +3,8 @@
 // minimum age) and submits.
 import type { Express } from 'express';
 import request from 'supertest';
-import type { App } from '../../support/app.js';
-import { contextOf } from '../../support/app.js';
+import type { App } from './app.js';
+import { contextOf } from './app.js';
 
 /** A time source the tests move by hand; a FormClient puts it on its app's clock. */
 export class FakeClock {
