@@ -100,7 +100,8 @@ async function expandedTree(call: AnyCall, chain: ChainNode[], page: number, pag
         hiddenAbove,
         expanded,
         current: expanded && index === chain.length - 1,
-        toggleHref: expanded ? treeHref(row.parent_id, 1, row.id) : treeHref(row.id, 1, row.id),
+        // Folding goes back to the parent opened at the page of its children that holds this one.
+        toggleHref: expanded ? treeHref(row.parent_id, Math.floor(level.offset / pageSize) + 1, row.id) : treeHref(row.id, 1, row.id),
       };
     });
     const node = chain[index];

@@ -9,7 +9,7 @@ import { createPage, getPage } from '../../models/pages/pages.js';
 import { coreModule } from '../../routes/core-module.js';
 import { createPagesModule } from '../../routes/pages/index.js';
 import { contextOf, resetData, testConfig } from '../support/app.js';
-import { AdminClient, textOf } from '../routes/admin/helpers.js';
+import { AdminClient, textOf } from '../support/admin-client.js';
 import { countStatements } from './helpers.js';
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -97,6 +97,8 @@ describe('admin page tree: one level at a time, paths at any depth, parent searc
     expect(opened.text).to.include(`href="/admin/pages?open=${site.chain[1]}&amp;page=3"`).and.include(`href="/admin/pages?open=${site.chain[1]}&amp;page=5"`);
     for (let depth = 1; depth <= 20; depth++) expect(text, `depth ${depth}`).to.include(pathTo(depth) + ' ');
     expect(text).to.include('Replier Niveau 19');
+    // Folding «Niveau 03» goes back to «Niveau 02» opened at the page of its children holding it.
+    expect(opened.text).to.include(`href="/admin/pages?open=${site.chain[1]}&amp;page=4#page-${site.chain[2]}"`);
     expect(opened.text).to.match(new RegExp(`<li id="page-${leaf}">\\s*<div class="tree-row" aria-current="true">`));
     // A level pages on by itself, deeper levels folded.
     const second = await client.get(`/admin/pages?open=${site.chain[1]}&page=2`);

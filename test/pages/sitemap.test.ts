@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { closeApp, createApp, type App } from '../../app.js';
+import { createGate } from '../../controllers/pages/sitemap.js';
 import type { AppContext } from '../../lib/context.js';
 import { createPage, deletePage, updatePage } from '../../models/pages/pages.js';
 import { sitemapBatch, sitemapFileCount, sitemapRange } from '../../models/pages/sitemap.js';
@@ -146,5 +147,19 @@ describe('sitemap: an index over numbered files', () => {
     expect(head.headers['content-type']).to.equal('application/xml; charset=utf-8');
     expect(head.headers.etag).to.be.a('string');
     expect(head.text ?? '').to.equal('');
+  });
+
+  it('runs its statements through a gate: one at a time, first come first served, resting as long as each ran', async () => {
+    const gate = createGate(1, 0.5);
+    const starts: Array<[string, number]> = [];
+    const work = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        starts.push([name, performance.now()]);
+        setTimeout(() => resolve(name), 40);
+      });
+    expect(await Promise.all(['a', 'b', 'c'].map((name) => gate.run(work(name))))).to.deep.equal(['a', 'b', 'c']);
+    expect(starts.map(([name]) => name)).to.deep.equal(['a', 'b', 'c']);
+    // Each ran 40 ms, then its slot rested as long: the next one starts 80 ms later at the earliest.
+    for (const index of [1, 2]) expect(starts[index][1] - starts[index - 1][1]).to.be.at.least(75);
   });
 });
