@@ -30,6 +30,11 @@ export const moveBlockForm = Joi.object<{ version: string; direction: 'up' | 'do
 
 type BlockCall<B> = Call<{ id: number; index: number }, Record<string, never>, B>;
 
+/** Applies `edit` to the page's blocks, refused when the page moved on since the form's version. */
+function editBlocks(catalog: PageCatalog, call: Call<{ id: number }, Record<string, never>, { version: string }>, edit: (blocks: Block[]) => Block[]) {
+  return editPageBlocks(call.ctx, call.params.id, call.body.version, edit, actorOf(call), catalog);
+}
+
 /** The types the editor can add: those with an editor. */
 export function blockTypeOptions(catalog: PageCatalog) {
   return catalog.blocks
@@ -77,29 +82,22 @@ export async function addBlock(catalog: PageCatalog, call: Call<{ id: number }, 
   const { id } = call.params;
   const editor = catalog.blocks.get(call.body.type)?.editor;
   if (!editor) throw new ValidationError(blockScreenMessages.unknownType, { details: [{ field: 'type', message: blockScreenMessages.unknownType }] });
-  const page = await editPageBlocks(call.ctx, id, call.body.version, (blocks) => [...blocks, structuredClone(editor.empty)], actorOf(call), catalog);
+  const page = await editBlocks(catalog, call, (blocks) => [...blocks, structuredClone(editor.empty)]);
   redirectWithFlash(call.req, call.res, editPath(id, `block-${page.blocks.length - 1}`), blockScreenMessages.added);
 }
 
 // POST /admin/pages/:id/blocks/:index {…fields of the block's type, version}
 export async function saveBlock(catalog: PageCatalog, call: BlockCall<{ version: string }>): Promise<void> {
   const { id, index } = call.params;
-  await editPageBlocks(
-    call.ctx,
-    id,
-    call.body.version,
-    (blocks) => {
-      const at = indexIn(blocks, index);
-      const type = catalog.blocks.get(blocks[at].type);
-      if (!type?.editor) throw new ValidationError(blockScreenMessages.unknownType);
-      // The fields depend on the block's type, known only now: the form is read here.
-      const input = validateValue<Record<string, unknown>>(type.editor.form, call.req.body, { allowUnknown: true });
-      blocks[at] = type.editor.fromForm(input);
-      return blocks;
-    },
-    actorOf(call),
-    catalog,
-  );
+  await editBlocks(catalog, call, (blocks) => {
+    const at = indexIn(blocks, index);
+    const type = catalog.blocks.get(blocks[at].type);
+    if (!type?.editor) throw new ValidationError(blockScreenMessages.unknownType);
+    // The fields depend on the block's type, known only now: the form is read here.
+    const input = validateValue<Record<string, unknown>>(type.editor.form, call.req.body, { allowUnknown: true });
+    blocks[at] = type.editor.fromForm(input);
+    return blocks;
+  });
   redirectWithFlash(call.req, call.res, editPath(id, `block-${index}`), blockScreenMessages.saved);
 }
 
@@ -107,35 +105,21 @@ export async function saveBlock(catalog: PageCatalog, call: BlockCall<{ version:
 export async function moveBlock(catalog: PageCatalog, call: BlockCall<{ version: string; direction: 'up' | 'down' }>): Promise<void> {
   const { id, index } = call.params;
   let target = index;
-  const page = await editPageBlocks(
-    call.ctx,
-    id,
-    call.body.version,
-    (blocks) => {
-      const at = indexIn(blocks, index);
-      target = call.body.direction === 'up' ? at - 1 : at + 1;
-      if (target >= 0 && target < blocks.length) [blocks[at], blocks[target]] = [blocks[target], blocks[at]];
-      return blocks;
-    },
-    actorOf(call),
-    catalog,
-  );
+  const page = await editBlocks(catalog, call, (blocks) => {
+    const at = indexIn(blocks, index);
+    target = call.body.direction === 'up' ? at - 1 : at + 1;
+    if (target >= 0 && target < blocks.length) [blocks[at], blocks[target]] = [blocks[target], blocks[at]];
+    return blocks;
+  });
   redirectWithFlash(call.req, call.res, editPath(id, `block-${Math.max(0, Math.min(target, page.blocks.length - 1))}`), blockScreenMessages.moved);
 }
 
 // POST /admin/pages/:id/blocks/:index/delete {version} (confirmed in a <details>)
 export async function removeBlock(catalog: PageCatalog, call: BlockCall<{ version: string }>): Promise<void> {
   const { id, index } = call.params;
-  await editPageBlocks(
-    call.ctx,
-    id,
-    call.body.version,
-    (blocks) => {
-      blocks.splice(indexIn(blocks, index), 1);
-      return blocks;
-    },
-    actorOf(call),
-    catalog,
-  );
+  await editBlocks(catalog, call, (blocks) => {
+    blocks.splice(indexIn(blocks, index), 1);
+    return blocks;
+  });
   redirectWithFlash(call.req, call.res, editPath(id, 'blocks'), blockScreenMessages.removed);
 }
