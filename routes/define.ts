@@ -98,12 +98,22 @@ function guardFor(access: Access): RequestHandler[] {
 // A strict surface refuses any query parameter or body field a row does not declare.
 const NOTHING = Joi.object({});
 
+/**
+ * Input a row declares no schema for: nothing reaches its handler. A strict surface
+ * refuses it (400 naming the fields), an HTML surface ignores it; either way the
+ * common case, no input at all, costs no validation.
+ */
+function undeclared(value: unknown, strict: boolean): Record<string, never> {
+  if (strict && value && typeof value === 'object' && Object.keys(value).length > 0) validateValue(NOTHING, value);
+  return {};
+}
+
 function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler {
   const lenient = { allowUnknown: !strict };
   return async function runRoute(req: Request, res: Response): Promise<void> {
     const params = row.params ? validateValue(row.params, req.params) : {};
-    const query = validateValue(row.query ?? (strict ? NOTHING : Joi.object({})), req.query, lenient);
-    const body = validateValue(row.body ?? (strict ? NOTHING : Joi.object({})), req.body ?? {}, lenient);
+    const query = row.query ? validateValue(row.query, req.query, lenient) : undeclared(req.query, strict);
+    const body = row.body ? validateValue(row.body, req.body ?? {}, lenient) : undeclared(req.body, strict);
     await row.handler({ ctx, req, res, params, query, body });
   };
 }

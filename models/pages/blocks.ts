@@ -203,7 +203,7 @@ export interface BlockRegistry {
    * type not registered, `invalid` when the stored fields break the rules, `empty`
    * when there is nothing to show (an image without its media).
    */
-  view(stored: unknown): { block: Block } | { skipped: 'unknown' | 'invalid' | 'empty'; type: string; reason?: string };
+  view(stored: unknown): BlockView;
 }
 
 // Any block: an object whose type is a short name, holding nothing PostgreSQL cannot store.
@@ -218,14 +218,36 @@ interface Entry {
   strict: Joi.ObjectSchema;
 }
 
+/** A stored block as a template may receive it, or why it is not rendered. */
+export type BlockView = { block: Block } | { skipped: 'unknown' | 'invalid' | 'empty'; type: string; reason?: string };
+
+/** Distinct stored blocks whose check an app keeps (see view()). */
+const CHECKED_VIEWS_MAX = 10_000;
+
 export function createBlockRegistry(types: readonly BlockType[] = BUILT_IN_BLOCK_TYPES): BlockRegistry {
   const entries = new Map<string, Entry>();
   let listSchema: Joi.ArraySchema | undefined;
+  const checkedViews = new Map<string, BlockView>();
+  function checkView(stored: unknown): BlockView {
+    const record = stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Block) : undefined;
+    const name = typeof record?.type === 'string' ? record.type.slice(0, 64) : `(${typeof stored})`;
+    const entry = entries.get(name);
+    if (!record || !entry) return { skipped: 'unknown', type: name };
+    const declared: Block = { type: name };
+    for (const field of Object.keys(entry.type.fields)) if (record[field] !== undefined) declared[field] = record[field];
+    const checked = entry.strict.validate(declared, { convert: false });
+    if (checked.error) return { skipped: 'invalid', type: name, reason: checked.error.message };
+    const extra = entry.type.extra ? entry.type.extra(record) : {};
+    if (extra === null) return { skipped: 'empty', type: name };
+    return { block: { ...(checked.value as Block), ...extra, type: name } };
+  }
+
   const registry: BlockRegistry = {
     register(type) {
       if (!BLOCK_TYPE_PATTERN.test(type.type)) throw new Error(`invalid block type: ${type.type}`);
       entries.set(type.type, { type, strict: Joi.object({ type: Joi.string().valid(type.type).required(), ...type.fields }).unknown(false) });
       listSchema = undefined;
+      checkedViews.clear();
     },
     get: (name) => entries.get(name)?.type,
     list: () => [...entries.values()].map((entry) => entry.type),
@@ -236,17 +258,17 @@ export function createBlockRegistry(types: readonly BlockType[] = BUILT_IN_BLOCK
       return listSchema;
     },
     view(stored) {
-      const record = stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Block) : undefined;
-      const name = typeof record?.type === 'string' ? record.type.slice(0, 64) : `(${typeof stored})`;
-      const entry = entries.get(name);
-      if (!record || !entry) return { skipped: 'unknown', type: name };
-      const declared: Block = { type: name };
-      for (const field of Object.keys(entry.type.fields)) if (record[field] !== undefined) declared[field] = record[field];
-      const checked = entry.strict.validate(declared, { convert: false });
-      if (checked.error) return { skipped: 'invalid', type: name, reason: checked.error.message };
-      const extra = entry.type.extra ? entry.type.extra(record) : {};
-      if (extra === null) return { skipped: 'empty', type: name };
-      return { block: { ...(checked.value as Block), ...extra, type: name } };
+      // The check runs once per distinct stored block and app, not on every request: a
+      // page's blocks change only when it is written. The cache is bounded; when full it
+      // starts again (pages are rendered far more often than they are edited).
+      const key = JSON.stringify(stored);
+      let view = checkedViews.get(key);
+      if (!view) {
+        view = checkView(stored);
+        if (checkedViews.size >= CHECKED_VIEWS_MAX) checkedViews.clear();
+        checkedViews.set(key, view);
+      }
+      return 'block' in view ? { block: { ...view.block } } : view;
     },
   };
   for (const type of types) registry.register(type);
