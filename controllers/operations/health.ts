@@ -5,7 +5,7 @@
 // second and no migration is pending. The answers name which check failed, never why
 // in detail (no error text, no migration names): anyone may call them.
 import type { Call } from '../../routes/define.js';
-import { checkReadiness } from './readiness.js';
+import { checkReadiness } from '../../services/readiness.js';
 
 /** GET /healthz */
 export function showLiveness({ ctx, res }: Call): void {

@@ -5,6 +5,7 @@
 // share a fixed slice of the database while page reads keep their pool and their time.
 // Both answer 304 to If-None-Match / If-Modified-Since from the tree's version (one
 // primary-key read), before any other statement.
+import type { Gate } from '../../lib/gate.js';
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import Joi from 'joi';
@@ -39,39 +40,6 @@ export const sitemapParams = Joi.object<{ n: number | string }>({
     text().max(200),
   ).required(),
 });
-
-/**
- * A FIFO limit on concurrent work, created per application (by the module's
- * register()), which also paces it: a slot rests after each piece of work so that the
- * work takes at most `duty` of the slot's time.
- */
-export interface Gate {
-  run<T>(work: () => Promise<T>): Promise<T>;
-}
-
-export function createGate(limit: number, duty = 1): Gate {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
-  };
-  return {
-    async run<T>(work: () => Promise<T>): Promise<T> {
-      if (active < limit) active++;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      const started = performance.now();
-      try {
-        return await work();
-      } finally {
-        const rest = (performance.now() - started) * (1 / duty - 1);
-        if (rest >= 1) setTimeout(release, rest);
-        else release();
-      }
-    },
-  };
-}
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const xml = (value: string) => value.replace(/[&<>"']/g, (char) => XML_ENTITIES[char]);

@@ -2,7 +2,8 @@
 // mounted by routes/site.ts after every other area. The catch-all comes last. The
 // sitemap's gate is created here, once per application (register() runs per app).
 import { renderHome, renderPublicPage } from '../../controllers/pages/site.js';
-import { createGate, serveSitemapFile, serveSitemapIndex, sitemapParams, type SitemapOptions } from '../../controllers/pages/sitemap.js';
+import { serveSitemapFile, serveSitemapIndex, sitemapParams, type SitemapOptions } from '../../controllers/pages/sitemap.js';
+import { createGate } from '../../lib/gate.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 

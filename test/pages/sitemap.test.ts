@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { closeApp, createApp, type App } from '../../app.js';
-import { createGate } from '../../controllers/pages/sitemap.js';
+import { createGate } from '../../lib/gate.js';
 import type { AppContext } from '../../lib/context.js';
 import { createPage, deletePage, updatePage } from '../../models/pages/pages.js';
 import { sitemapBatch, sitemapFileCount, sitemapRange } from '../../models/pages/sitemap.js';

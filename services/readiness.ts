@@ -2,8 +2,8 @@
 // each has a deadline, so a database that hangs makes the probe answer 503 in about a
 // second instead of holding it until the pool's own 5 s acquire timeout. The cache
 // listener of the scale issue adds its check here.
-import type { AppContext } from '../../lib/context.js';
-import { migrationDirectories, pendingMigrations } from '../../lib/migrations.js';
+import type { AppContext } from '../lib/context.js';
+import { migrationDirectories, pendingMigrations } from '../lib/migrations.js';
 
 /** How long the database may take to answer a probe's statement. */
 export const READINESS_TIMEOUT_MS = 1000;
