@@ -1,21 +1,10 @@
 import http from 'node:http';
 import net from 'node:net';
 import { expect } from 'chai';
-import pg from 'pg';
 import request from 'supertest';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
-import { testDatabase } from '../support/database.js';
+import { adminQuery, testDatabase } from '../support/database.js';
 import { spawnServer, waitForListening } from '../support/server-process.js';
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testDatabase().adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('database outage', () => {
   let app: App;

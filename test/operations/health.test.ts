@@ -1,21 +1,10 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import request from 'supertest';
 import { createKnex } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
 import { migrateLatest } from '../../lib/migrations.js';
 import { closeTestApp, contextOf, createTestApp, type App } from '../support/app.js';
-import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testDatabase().adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { adminQuery, createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 
 const READY = { status: 'ok', checks: { server: 'ok', database: 'ok', migrations: 'ok' } };
 

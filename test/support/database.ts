@@ -111,3 +111,14 @@ export async function resetDatabase(knex: Knex): Promise<void> {
      ON CONFLICT DO NOTHING`,
   );
 }
+
+/** Runs one statement on the test server as its administrator (outages, ALTER DATABASE). */
+export async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: testDatabase().adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
