@@ -238,6 +238,99 @@ export interface PageTreeStateInsert {
   changed_at?: TimestampInput;
 }
 
+// ---------------------------------------------------------------- audit log (core)
+
+/** Append-only: a trigger refuses UPDATE and DELETE except the retention prune. */
+export interface AuditEventRow {
+  /** bigserial: parsed as a number (lib/db.ts). */
+  id: number;
+  at: Date;
+  /** No foreign key: the event outlives the account; actor_name is the snapshot. */
+  actor_id: number | null;
+  actor_name: string | null;
+  ip: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  details: JsonObject;
+}
+export interface AuditEventInsert {
+  id?: number;
+  at?: TimestampInput;
+  actor_id?: number | null;
+  actor_name?: string | null;
+  ip?: string | null;
+  action: string;
+  target_type?: string | null;
+  target_id?: string | null;
+  target_label?: string | null;
+  details?: JsonObject | string;
+}
+
+/** One row (id 1): when the retention prune last ran. */
+export interface AuditPruneStateRow {
+  id: number;
+  last_run_at: Date;
+}
+
+// ---------------------------------------------------------------- two-step verification (core)
+
+/** Secrets are AES-256-GCM ciphertexts (models/auth/two-factor-crypto.ts), never the base32 text. */
+export interface TwoFactorRow {
+  user_id: number;
+  pending_secret: string | null;
+  pending_at: Date | null;
+  secret: string | null;
+  enabled_at: Date | null;
+  /** Last accepted TOTP time step (Unix time / 30 s; fits an integer until the year 4000). */
+  last_step: number | null;
+  updated_at: Date;
+}
+export interface TwoFactorInsert {
+  user_id: number;
+  pending_secret?: string | null;
+  pending_at?: TimestampInput | null;
+  secret?: string | null;
+  enabled_at?: TimestampInput | null;
+  last_step?: number | null;
+  updated_at?: TimestampInput;
+}
+
+export interface RecoveryCodeRow {
+  id: number;
+  user_id: number;
+  /** SHA-256 (hex) of the account id and the code. */
+  code_hash: string;
+  used_at: Date | null;
+  created_at: Date;
+}
+export interface RecoveryCodeInsert {
+  id?: number;
+  user_id: number;
+  code_hash: string;
+  used_at?: TimestampInput | null;
+  created_at?: TimestampInput;
+}
+
+export interface PendingLoginRow {
+  /** SHA-256 (hex) of the token of the browser's cookie. */
+  token_hash: string;
+  user_id: number;
+  expires_at: Date;
+  attempts: number;
+  next: string | null;
+  created_at: Date;
+}
+export interface PendingLoginInsert {
+  token_hash: string;
+  user_id: number;
+  expires_at: TimestampInput;
+  attempts?: number;
+  next?: string | null;
+  created_at?: TimestampInput;
+}
+
 // ---------------------------------------------------------------- knex's own bookkeeping
 
 export interface KnexMigrationRow {
@@ -273,6 +366,8 @@ export interface AppTables {
   app_pages: Table<PageRow, PageInsert>;
   app_pages_media: Table<MediaRow, MediaInsert>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
+  app_audit_events: Table<AuditEventRow, AuditEventInsert>;
+  app_audit_prune_state: Table<AuditPruneStateRow>;
   knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;
   knex_migrations_lock: Table<KnexMigrationLockRow>;
 }

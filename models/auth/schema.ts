@@ -38,6 +38,12 @@ export const CORE_PERMISSION_SECTIONS: PermissionSectionSeed[] = [
       { key: 'roles.manage', label: 'Gérer les rôles' },
     ],
   },
+  {
+    key: 'audit',
+    label: 'Journal',
+    position: 40,
+    permissions: [{ key: 'audit.view', label: 'Consulter le journal' }],
+  },
 ];
 
 /**

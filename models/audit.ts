@@ -1,0 +1,138 @@
+// The audit log: every SQL statement on app_audit_events. An event is written with the
+// ctx of the change it records (inside its transaction), so it is committed or rolled
+// back with it, at the cost of one INSERT. The table is append-only (a trigger refuses
+// UPDATE and DELETE); the retention prune is models/audit-prune.ts.
+import type { AppContext } from '../lib/context.js';
+import { ValidationError } from '../lib/errors.js';
+import type { AuditEventRow } from '../lib/tables.js';
+
+export interface AuditActor {
+  id: number;
+  name: string;
+}
+
+export interface AuditTarget {
+  type: string;
+  id: string | number | null;
+  label: string | null;
+}
+
+export interface AuditEvent {
+  /** null: an anonymous visitor or the system. */
+  actor: AuditActor | null;
+  /** The client address (req.ip); null for the system. */
+  ip: string | null;
+  /** Dotted, e.g. 'auth.login', 'user.suspended'. */
+  action: string;
+  target?: AuditTarget | null;
+  /** Never a secret, a token, a password or a typed address. */
+  details?: Record<string, unknown>;
+}
+
+export const auditMessages = {
+  badCursor: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.',
+} as const;
+
+// Column sizes of the migration: a longer label or name is cut, never refused (the
+// change being recorded must not fail for its log line).
+const NAME_MAX = 300;
+const LABEL_MAX = 500;
+const IP_MAX = 64;
+
+function cut(value: string | null | undefined, max: number): string | null {
+  if (value === null || value === undefined) return null;
+  return value.length > max ? value.slice(0, max) : value;
+}
+
+/** Writes one event with ctx.db: call it with the transaction's ctx of the change it records. */
+export async function recordAudit(ctx: AppContext, event: AuditEvent): Promise<void> {
+  const target = event.target ?? null;
+  await ctx.db('app_audit_events').insert({
+    at: ctx.clock.now(),
+    actor_id: event.actor?.id ?? null,
+    actor_name: cut(event.actor?.name, NAME_MAX),
+    ip: cut(event.ip, IP_MAX),
+    action: event.action,
+    target_type: target?.type ?? null,
+    target_id: target && target.id !== null ? String(target.id) : null,
+    target_label: cut(target?.label, LABEL_MAX),
+    details: JSON.stringify(event.details ?? {}),
+  });
+}
+
+// ---------------------------------------------------------------- listing
+
+export interface AuditFilters {
+  actor_id?: number;
+  action?: string;
+  target_type?: string;
+  target_id?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export interface AuditItem {
+  id: number;
+  at: string;
+  actor: { id: number | null; name: string | null } | null;
+  ip: string | null;
+  action: string;
+  target: { type: string; id: string | null; label: string | null } | null;
+  details: Record<string, unknown>;
+}
+
+export interface AuditPage {
+  items: AuditItem[];
+  next_cursor: string | null;
+}
+
+// The cursor is the id of the last event shown, wrapped so clients treat it as opaque.
+const CURSOR_PREFIX = 'a1.';
+
+function encodeCursor(id: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${id}`, 'utf8').toString('base64url');
+}
+
+/** The id a cursor carries; a cursor this code did not produce is a 400. */
+export function decodeCursor(cursor: string): number {
+  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const match = /^a1\.([1-9][0-9]{0,15})$/.exec(text);
+  const id = match ? Number(match[1]) : NaN;
+  if (!Number.isSafeInteger(id)) {
+    throw new ValidationError(auditMessages.badCursor, { code: 'bad_cursor', details: [{ field: 'cursor', message: auditMessages.badCursor }] });
+  }
+  return id;
+}
+
+function itemOf(row: AuditEventRow): AuditItem {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    actor: row.actor_id === null && row.actor_name === null ? null : { id: row.actor_id, name: row.actor_name },
+    ip: row.ip,
+    action: row.action,
+    target: row.target_type === null ? null : { type: row.target_type, id: row.target_id, label: row.target_label },
+    details: row.details,
+  };
+}
+
+/**
+ * Events newest first (by id, the order they were recorded), `limit` at a time: keyset
+ * pagination, each page one index range scan whatever the depth.
+ */
+export async function listAuditEvents(ctx: AppContext, filters: AuditFilters, page: { limit: number; cursor?: string }): Promise<AuditPage> {
+  const before = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const query = ctx.db('app_audit_events').select('*');
+  if (filters.actor_id !== undefined) query.where('actor_id', filters.actor_id);
+  if (filters.action !== undefined) query.where('action', filters.action);
+  if (filters.target_type !== undefined) query.where('target_type', filters.target_type);
+  if (filters.target_id !== undefined) query.where('target_id', filters.target_id);
+  if (filters.from !== undefined) query.where('at', '>=', filters.from);
+  if (filters.to !== undefined) query.where('at', '<', filters.to);
+  if (before !== undefined) query.where('id', '<', before);
+  // One more than asked tells whether a next page exists, without a count.
+  const rows = await query.orderBy('id', 'desc').limit(page.limit + 1);
+  const items = rows.slice(0, page.limit).map(itemOf);
+  const last = items[items.length - 1];
+  return { items, next_cursor: rows.length > page.limit && last ? encodeCursor(last.id) : null };
+}
