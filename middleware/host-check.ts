@@ -45,20 +45,29 @@ export function parseHost(value: string | undefined): HostName | undefined {
 
 /** Whether a request for `host` is one this site answers, given its BASE_URL. */
 export function isOwnHost(baseUrl: string, host: HostName | undefined): boolean {
-  if (!host) return false;
-  if (LOOPBACK_NAMES.has(host.hostname)) return true;
+  return ownHostTest(baseUrl)(host);
+}
+
+/** The test of isOwnHost with BASE_URL parsed once (it runs on every request). */
+function ownHostTest(baseUrl: string): (host: HostName | undefined) => boolean {
   const base = new URL(baseUrl);
-  if (host.hostname !== base.hostname.toLowerCase()) return false;
+  const baseName = base.hostname.toLowerCase();
   const basePort = base.port || DEFAULT_PORTS[base.protocol];
-  // No port: the scheme's default, which a BASE_URL without a port also means.
-  return host.port === '' ? base.port === '' : host.port === basePort;
+  return function isOwn(host) {
+    if (!host) return false;
+    if (LOOPBACK_NAMES.has(host.hostname)) return true;
+    if (host.hostname !== baseName) return false;
+    // No port: the scheme's default, which a BASE_URL without a port also means.
+    return host.port === '' ? base.port === '' : host.port === basePort;
+  };
 }
 
 /** Refuses (421 Misdirected Request, empty body) a request addressed to another host. */
 export function createHostCheck(ctx: AppContext): RequestHandler {
   const { baseUrl } = ctx.config;
+  const isOwn = ownHostTest(baseUrl);
   return function checkHost(req: Request, res: Response, next: NextFunction): void {
-    if (isOwnHost(baseUrl, parseHost(req.host))) return next();
+    if (isOwn(parseHost(req.host))) return next();
     warnOnce(
       ctx,
       HOST_REFUSED_WARNING,

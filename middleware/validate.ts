@@ -9,7 +9,7 @@ export const validationMessages = {
 };
 
 // French messages for the common rules, so API clients and forms can show them as is.
-const joiMessages: Joi.LanguageMessages = {
+const joiMessages: Record<string, string> = {
   'any.required': '{{#label}} est obligatoire.',
   'string.empty': '{{#label}} ne peut pas être vide.',
   'string.base': '{{#label}} doit être une chaîne de caractères.',
@@ -33,22 +33,43 @@ function joiDetails(error: Joi.ValidationError): ErrorDetail[] {
   return error.details.map((detail) => ({ field: detail.path.join('.') || String(detail.context?.key ?? ''), message: detail.message }));
 }
 
-/**
- * Validates a value against a schema, returning the converted value or throwing a
- * ValidationError whose details name each field. `allowUnknown` is for HTML forms,
- * which ignore fields they do not know; JSON bodies refuse them.
- */
-export function validateValue<T>(schema: Joi.Schema, value: unknown, options: { allowUnknown?: boolean } = {}): T {
-  const result = schema.validate(value, {
+// Compiled once: joi parses message templates and merges preferences on every call
+// that passes them as options, which was a tenth of a public read's time.
+const messageTemplates: Joi.LanguageMessages = Object.fromEntries(Object.entries(joiMessages).map(([code, text]) => [code, Joi.expression(text) as string]));
+
+function preferences(allowUnknown: boolean): Joi.ValidationOptions {
+  return {
     abortEarly: false,
-    allowUnknown: options.allowUnknown ?? false,
-    stripUnknown: options.allowUnknown ? { objects: true } : false,
+    allowUnknown,
+    stripUnknown: allowUnknown ? { objects: true } : false,
     convert: true,
-    messages: joiMessages,
+    messages: messageTemplates,
     errors: { wrap: { label: '«»' } },
-  });
+  };
+}
+
+/**
+ * A schema with the validation preferences built in: prepared once (when a route is
+ * mounted), validated many times. `allowUnknown` is for HTML forms, which ignore fields
+ * they do not know; JSON bodies refuse them.
+ */
+export function prepareSchema(schema: Joi.Schema, options: { allowUnknown?: boolean } = {}): Joi.Schema {
+  return schema.prefs(preferences(options.allowUnknown ?? false));
+}
+
+/**
+ * Validates a value against a prepared schema, returning the converted value or throwing
+ * a ValidationError whose details name each field.
+ */
+export function validatePrepared<T>(schema: Joi.Schema, value: unknown): T {
+  const result = schema.validate(value);
   if (result.error) {
     throw new ValidationError(validationMessages.invalid, { details: joiDetails(result.error) });
   }
   return result.value as T;
+}
+
+/** Validates a value against a schema built for this one call (see validatePrepared). */
+export function validateValue<T>(schema: Joi.Schema, value: unknown, options: { allowUnknown?: boolean } = {}): T {
+  return validatePrepared<T>(prepareSchema(schema, options), value);
 }

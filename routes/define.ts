@@ -8,7 +8,7 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import Joi from 'joi';
 import type { AppContext } from '../lib/context.js';
 import type { RateLimitedOperation } from '../lib/config.js';
-import { validateValue } from '../middleware/validate.js';
+import { prepareSchema, validatePrepared } from '../middleware/validate.js';
 import { requirePermission, requireUser } from '../middleware/require-auth.js';
 
 export type Access =
@@ -96,7 +96,7 @@ function guardFor(access: Access): RequestHandler[] {
 }
 
 // A strict surface refuses any query parameter or body field a row does not declare.
-const NOTHING = Joi.object({});
+const NOTHING = prepareSchema(Joi.object({}));
 
 /**
  * Input a row declares no schema for: nothing reaches its handler. A strict surface
@@ -104,16 +104,21 @@ const NOTHING = Joi.object({});
  * common case, no input at all, costs no validation.
  */
 function undeclared(value: unknown, strict: boolean): Record<string, never> {
-  if (strict && value && typeof value === 'object' && Object.keys(value).length > 0) validateValue(NOTHING, value);
+  if (strict && value && typeof value === 'object' && Object.keys(value).length > 0) validatePrepared(NOTHING, value);
   return {};
 }
 
 function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler {
   const lenient = { allowUnknown: !strict };
+  const schemas = {
+    params: row.params && prepareSchema(row.params),
+    query: row.query && prepareSchema(row.query, lenient),
+    body: row.body && prepareSchema(row.body, lenient),
+  };
   return async function runRoute(req: Request, res: Response): Promise<void> {
-    const params = row.params ? validateValue(row.params, req.params) : {};
-    const query = row.query ? validateValue(row.query, req.query, lenient) : undeclared(req.query, strict);
-    const body = row.body ? validateValue(row.body, req.body ?? {}, lenient) : undeclared(req.body, strict);
+    const params = schemas.params ? validatePrepared(schemas.params, req.params) : {};
+    const query = schemas.query ? validatePrepared(schemas.query, req.query) : undeclared(req.query, strict);
+    const body = schemas.body ? validatePrepared(schemas.body, req.body ?? {}) : undeclared(req.body, strict);
     await row.handler({ ctx, req, res, params, query, body });
   };
 }
