@@ -30,6 +30,8 @@ export interface AppMemo {
   readonly setupCode: string;
   /** Set when the server begins its graceful stop: /healthz answers 503 from then on. */
   stopping: boolean;
+  /** The key of the stored TOTP secrets, derived once from SESSION_SECRET (models/auth/two-factor-crypto.ts). */
+  twoFactorKey?: Buffer;
 }
 
 export interface AppContext {

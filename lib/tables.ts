@@ -29,6 +29,8 @@ export interface RoleRow {
   name: string;
   description: string;
   system: boolean;
+  /** Holders must set up two-step verification before reaching anything else. */
+  require_2fa: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -37,6 +39,7 @@ export interface RoleInsert {
   name: string;
   description?: string;
   system?: boolean;
+  require_2fa?: boolean;
   created_at?: TimestampInput;
   updated_at?: TimestampInput;
 }
@@ -71,6 +74,9 @@ export interface UserRow {
   image: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Set while the account is suspended: no session, no login. */
+  suspended_at: Date | null;
+  suspended_reason: string | null;
 }
 export interface UserInsert {
   id?: number;
@@ -81,6 +87,8 @@ export interface UserInsert {
   image?: string | null;
   created_at?: TimestampInput;
   updated_at?: TimestampInput;
+  suspended_at?: TimestampInput | null;
+  suspended_reason?: string | null;
 }
 
 export interface UserRoleRow {
@@ -368,6 +376,9 @@ export interface AppTables {
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   app_audit_events: Table<AuditEventRow, AuditEventInsert>;
   app_audit_prune_state: Table<AuditPruneStateRow>;
+  app_auth_two_factor: Table<TwoFactorRow, TwoFactorInsert>;
+  app_auth_recovery_codes: Table<RecoveryCodeRow, RecoveryCodeInsert>;
+  app_auth_pending_logins: Table<PendingLoginRow, PendingLoginInsert>;
   knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;
   knex_migrations_lock: Table<KnexMigrationLockRow>;
 }

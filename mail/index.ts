@@ -118,6 +118,16 @@ export class Mailer {
     return this.sendLogged('email-change-notify', oldEmail, { email: oldEmail, oldEmail, newEmail, link: this.link('auth/forgot', { email: oldEmail }) });
   }
 
+  /** RecoveryCodeUsedEmail («Code de secours utilisé»): a recovery code opened a session. */
+  recoveryCodeUsed(email: string, remaining: number): Promise<void> {
+    return this.sendLogged('recovery-code-used', email, { email, remaining, link: this.link('account/2fa', {}) });
+  }
+
+  /** TwoFactorResetEmail: an administrator turned two-step verification off for the account. */
+  twoFactorReset(email: string): Promise<void> {
+    return this.sendLogged('two-factor-reset', email, { email, link: this.link('account/2fa', {}) });
+  }
+
   /** Where messages go when SMTP_URL is unset. */
   outboxDirectory(): string | undefined {
     return this.config.smtpUrl ? undefined : path.join(this.config.dataDir, 'outbox');

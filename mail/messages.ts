@@ -6,4 +6,6 @@ export const mailSubjects: Record<string, (appName: string) => string> = {
   invitation: (appName) => `Invitation à activer un compte — ${appName}`,
   'email-change-confirm': (appName) => `Confirmation de la nouvelle adresse de courriel — ${appName}`,
   'email-change-notify': (appName) => `Changement de l’adresse de courriel — ${appName}`,
+  'recovery-code-used': (appName) => `Code de secours utilisé — ${appName}`,
+  'two-factor-reset': (appName) => `Vérification en deux étapes désactivée — ${appName}`,
 };

@@ -2,7 +2,9 @@
 // rows are mounted at /admin/profile inside the admin guard (routes/admin.ts); the
 // forms post back to whichever prefix showed them.
 import { Router, type RequestHandler } from 'express';
+import * as deletion from '../controllers/account/account-deletion.js';
 import * as profile from '../controllers/account/profile.js';
+import * as twoFactor from '../controllers/account/two-factor.js';
 import * as forms from '../controllers/admin/schemas.js';
 import type { AppContext } from '../lib/context.js';
 import { createCsrf } from '../middleware/csrf.js';
@@ -12,6 +14,46 @@ import { adminSurface } from './admin-surface.js';
 import { mountRoutes, route, type AnyRoute } from './define.js';
 
 const page = profile.showProfile;
+
+// Two-step verification: reachable while a role requires it and it is not set up yet.
+const twoFactorPage = twoFactor.showTwoFactor;
+const twoFactorRoutes: AnyRoute[] = [
+  route({ method: 'get', path: '/2fa', access: 'user', duringEnrolment: true, handler: (call) => twoFactor.showTwoFactor(call) }),
+  route({
+    method: 'post',
+    path: '/2fa/setup',
+    access: 'user',
+    duringEnrolment: true,
+    body: forms.twoFactorSetupForm,
+    form: { name: 'setup', rerender: twoFactorPage },
+    handler: twoFactor.startSetup,
+  }),
+  route({
+    method: 'post',
+    path: '/2fa/enable',
+    access: 'user',
+    duringEnrolment: true,
+    body: forms.twoFactorCodeForm,
+    form: { name: 'enable', rerender: twoFactorPage },
+    handler: twoFactor.confirmSetup,
+  }),
+  route({
+    method: 'post',
+    path: '/2fa/recovery-codes',
+    access: 'user',
+    body: forms.twoFactorCheckForm,
+    form: { name: 'recovery-codes', rerender: twoFactorPage },
+    handler: twoFactor.renewCodes,
+  }),
+  route({
+    method: 'post',
+    path: '/2fa/disable',
+    access: 'user',
+    body: forms.twoFactorCheckForm,
+    form: { name: 'disable', rerender: twoFactorPage },
+    handler: twoFactor.disable,
+  }),
+];
 
 export const profileRoutes: AnyRoute[] = [
   route({ method: 'get', path: '/', access: 'user', handler: (call) => profile.showProfile(call) }),
@@ -50,7 +92,19 @@ export const profileRoutes: AnyRoute[] = [
     form: { name: 'sessions', rerender: page },
     handler: profile.revokeSession,
   }),
+  // «Supprimer mon compte»: a confirmation page with the current password.
+  route({ method: 'get', path: '/delete', access: 'user', handler: (call) => deletion.confirmDeleteOwnAccount(call) }),
+  route({
+    method: 'post',
+    path: '/delete',
+    access: 'user',
+    body: forms.deleteOwnAccountForm,
+    form: { name: 'delete', rerender: deletion.confirmDeleteOwnAccount },
+    handler: deletion.deleteOwnAccountFromForm,
+  }),
+  ...twoFactorRoutes,
 ];
+
 
 export function accountRouter(ctx: AppContext, session: RequestHandler[]): Router {
   const router = Router();

@@ -8,6 +8,7 @@ import type { AppContext } from '../lib/context.js';
 import { createFirstRunGate, createStaleFirstRunRefusal, handleFirstRun } from '../controllers/auth/first-run.js';
 import { handleLogin } from '../controllers/auth/login.js';
 import { handleLogout } from '../controllers/auth/logout.js';
+import { handleSecondFactor, showSecondFactor } from '../controllers/auth/two-factor.js';
 import { logoutLocals, showConfirm, showForgot, showLogin, showLogout, showRegister, showReset, showSetup } from '../controllers/auth/pages.js';
 import { handleForgot, handleResend } from '../controllers/auth/recovery.js';
 import { handleRegister } from '../controllers/auth/register.js';
@@ -20,6 +21,7 @@ import {
   loginSchema,
   pageQuery,
   resetSchema,
+  secondFactorSchema,
   segmentParams,
   setupSchema,
 } from '../controllers/auth/schemas.js';
@@ -61,6 +63,17 @@ const forms: AnyRoute[] = [
   route({ method: 'post', path: '/reset', access: 'anyone', body: resetSchema, limit: 'reset_password', form: linkForm('reset'), handler: handleReset }),
   route({ method: 'post', path: '/confirm', access: 'anyone', body: confirmSchema, limit: 'verify_email', form: linkForm('confirm'), handler: handleConfirm }),
   route({ method: 'post', path: '/setup', access: 'anyone', body: setupSchema, limit: 'setup_account', form: linkForm('setup'), handler: handleSetup }),
+  // The second step of a login with two-step verification: the login's budget (a code
+  // is guessed like a password), on top of the pending login's own 5 attempts.
+  route({
+    method: 'post',
+    path: '/2fa',
+    access: 'anyone',
+    body: secondFactorSchema,
+    limit: 'login',
+    form: authForm('two-factor', (_call, locals) => ({ ...locals, pending: locals.errorCode !== 'second_factor_expired' })),
+    handler: handleSecondFactor,
+  }),
   // Its button sits on the login page, after an email_unverified failure.
   route({
     method: 'post',
@@ -88,6 +101,7 @@ const pages: AnyRoute[] = [
   route({ method: 'get', path: '/confirm', access: 'anyone', query: pageQuery, handler: showConfirm }),
   route({ method: 'get', path: '/setup', access: 'anyone', query: pageQuery, handler: showSetup }),
   route({ method: 'get', path: '/logout', access: 'anyone', query: pageQuery, handler: showLogout }),
+  route({ method: 'get', path: '/2fa', access: 'anyone', query: pageQuery, handler: showSecondFactor }),
 ];
 
 // /auth, /auth/login and any unknown segment show login, so their POST is a login.

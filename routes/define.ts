@@ -10,6 +10,7 @@ import type { AppContext } from '../lib/context.js';
 import type { RateLimitedOperation } from '../lib/config.js';
 import { prepareSchema, validatePrepared } from '../middleware/validate.js';
 import { requirePermission, requireUser } from '../middleware/require-auth.js';
+import { refuseUntilEnrolled } from '../middleware/two-factor-gate.js';
 
 export type Access =
   /** No session lookup at all: public reads, the site, assets. */
@@ -66,6 +67,12 @@ export interface Route<P = Record<string, never>, Q = Record<string, never>, B =
   limit?: RateLimitedOperation;
   /** HTML forms: the page shown again when the rules refuse the submission. */
   form?: FormSpec;
+  /**
+   * Reachable by a user one of whose roles requires two-step verification before it is
+   * set up (the enrolment and its page, the two-step status). Every other row with a
+   * guard refuses that user (middleware/two-factor-gate.ts).
+   */
+  duringEnrolment?: boolean;
   handler(call: Call<P, Q, B>): Promise<void> | void;
 }
 
@@ -89,10 +96,12 @@ export interface Surface {
   failure(row: AnyRoute): ErrorRequestHandler[];
 }
 
-function guardFor(access: Access): RequestHandler[] {
+function guardFor(row: AnyRoute): RequestHandler[] {
+  const { access } = row;
   if (access === 'public' || access === 'anyone') return [];
-  if (access === 'user') return [requireUser];
-  return [requirePermission(access.permission)];
+  const gate = row.duringEnrolment ? [] : [refuseUntilEnrolled];
+  if (access === 'user') return [requireUser, ...gate];
+  return [requirePermission(access.permission), ...gate];
 }
 
 // A strict surface refuses any query parameter or body field a row does not declare.
@@ -163,7 +172,7 @@ export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, r
     const chain: Array<RequestHandler | ErrorRequestHandler> = [
       labelRoute(paths),
       ...session,
-      ...guardFor(row.access),
+      ...guardFor(row),
       ...surface.prepare(row),
       runner(ctx, row, surface.strict),
       ...surface.failure(row),

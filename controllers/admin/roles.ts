@@ -37,7 +37,12 @@ export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status
 
 // POST /admin/roles {name, description, permissions[]}
 export async function saveNewRole({ ctx, req, res, body }: Call<None, None, RoleForm>): Promise<void> {
-  const role = await createRole(ctx, callerOf(req), { name: body.name!, description: body.description, permissions: body.permissions });
+  const role = await createRole(ctx, callerOf(req), {
+    name: body.name!,
+    description: body.description,
+    permissions: body.permissions,
+    require_2fa: body.require_2fa,
+  });
   redirectWithFlash(req, res, `/admin/roles/${role.id}`, adminMessages.roleCreated);
 }
 
@@ -56,7 +61,9 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
       checked,
       action: `/admin/roles/${role.id}`,
       readOnly: role.name === ADMIN_ROLE || !hasPermission(req, 'roles.manage'),
-      values: { name: role.name, description: role.description },
+      // `admin` takes one change: whether its holders must use two-step verification.
+      canRequireSecondFactor: hasPermission(req, 'roles.manage'),
+      values: { name: role.name, description: role.description, require_2fa: role.require_2fa },
       ...locals,
     },
     status,
@@ -67,6 +74,10 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
 export async function saveRole({ ctx, req, res, params, body }: Call<Id, None, RoleForm>): Promise<void> {
   const role = await getRole(ctx, params.id);
   const { name, ...rest } = body;
+  if (role.name === ADMIN_ROLE) {
+    await updateRole(ctx, callerOf(req), params.id, { require_2fa: body.require_2fa });
+    return redirectWithFlash(req, res, `/admin/roles/${params.id}`, adminMessages.roleSaved);
+  }
   await updateRole(ctx, callerOf(req), params.id, role.system ? rest : { ...rest, name });
   redirectWithFlash(req, res, `/admin/roles/${params.id}`, adminMessages.roleSaved);
 }

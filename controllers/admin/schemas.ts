@@ -26,17 +26,35 @@ export const editUserForm = Joi.object<{ name: string; role: string }>({ name: p
 export const userEmailForm = Joi.object<{ email: string }>({ email: email.label('Courriel').required() });
 export const userPasswordForm = Joi.object<{ password: string }>({ password: password.label('Mot de passe').required() });
 export const assignRoleForm = Joi.object<{ role_id: number }>({ role_id: id.label('Rôle').required() });
+export const suspendUserForm = Joi.object<{ reason: string }>({ reason: text().trim().max(500).allow('').default('').label('Motif') });
+export const deleteOwnAccountForm = Joi.object<{ current_password: string }>({ current_password: password.label('Mot de passe actuel').required() });
 
 export interface RoleForm {
   /** Absent from the form of a system role, whose name never changes. */
   name?: string;
   description: string;
   permissions: string[];
+  /** A checkbox: absent means false. */
+  require_2fa: boolean;
 }
+const requireSecondFactor = Joi.boolean().truthy('1', 'on').default(false).label('Vérification en deux étapes obligatoire');
 const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
 const description = text().trim().max(500).allow('').default('').label('Description');
-export const newRoleForm = Joi.object<RoleForm>({ name: roleName.label('Nom').required(), description, permissions: permissionKeys });
-export const roleForm = Joi.object<RoleForm>({ name: roleName.label('Nom'), description, permissions: permissionKeys });
+export const newRoleForm = Joi.object<RoleForm>({ name: roleName.label('Nom').required(), description, permissions: permissionKeys, require_2fa: requireSecondFactor });
+export const roleForm = Joi.object<RoleForm>({ name: roleName.label('Nom'), description, permissions: permissionKeys, require_2fa: requireSecondFactor });
+
+// Two-step verification forms of the profile (/account/2fa).
+const secondFactorCode = text()
+  .trim()
+  .max(40)
+  .pattern(/^[A-Za-z0-9 -]+$/)
+  .required()
+  .label('Code')
+  .messages({ 'string.pattern.base': '{{#label}} ne contient que des chiffres (ou, pour un code de secours, des lettres, chiffres et tirets).' });
+const currentPassword = password.label('Mot de passe actuel').required();
+export const twoFactorSetupForm = Joi.object<{ current_password: string }>({ current_password: currentPassword });
+export const twoFactorCodeForm = Joi.object<{ code: string }>({ code: secondFactorCode });
+export const twoFactorCheckForm = Joi.object<{ current_password: string; code: string }>({ current_password: currentPassword, code: secondFactorCode });
 
 export const profileNameForm = Joi.object<{ name: string }>({ name: personName.label('Nom').required() });
 export const profileEmailForm = Joi.object<{ email: string; current_password: string }>({

@@ -1,6 +1,6 @@
 // Text of the /auth pages (SPEC A2–A4): impersonal, «courriel», never «e-mail» nor
 // «avec succès». Model errors carry their own messages (models/auth/messages.ts).
-export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout';
+export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout' | 'two-factor';
 
 export const authPageTexts: Record<AuthPage, { title: string; description: string }> = {
   'first-run': {
@@ -14,6 +14,10 @@ export const authPageTexts: Record<AuthPage, { title: string; description: strin
   confirm: { title: 'Vérification du courriel', description: 'Confirmation de l’adresse de courriel du compte.' },
   setup: { title: 'Activer le compte', description: 'Choix du mot de passe qui activera le compte.' },
   logout: { title: 'Déconnexion', description: 'Fermeture de la session sur cet appareil.' },
+  'two-factor': {
+    title: 'Vérification en deux étapes',
+    description: 'Le code à 6 chiffres affiché par l’application d’authentification, ou un code de secours.',
+  },
 };
 
 export const authPageMessages = {
@@ -28,8 +32,11 @@ export const authPageMessages = {
     verified: 'Le courriel est vérifié. La connexion est maintenant possible.',
     activated: 'Le compte est activé. La connexion est possible avec le mot de passe choisi.',
     logout: 'La session est fermée.',
+    deleted: 'Le compte est supprimé.',
   } as Record<string, string>,
   noSession: 'Aucune session n’est ouverte sur cet appareil.',
+  secondFactorRequired: 'Le mot de passe est correct. La vérification en deux étapes demande maintenant un code (POST /auth/2fa, champ « code »).',
+  noPendingLogin: 'Aucune connexion n’attend de code sur cet appareil, ou elle a expiré (5 minutes). La connexion commence par le courriel et le mot de passe.',
   incompleteLink: 'Ce lien est incomplet. Le lien reçu par courriel doit être ouvert en entier.',
   setupCodeLabel: 'Code d’installation',
   setupCodeHint: 'Écrit dans le journal du serveur à son démarrage (ligne «setup code»). Il change à chaque démarrage.',

@@ -41,6 +41,19 @@ export interface SetupBody extends NewPasswordBody {
   confirmPassword: string;
 }
 
+export interface SecondFactorBody {
+  code: string;
+}
+/** A TOTP (6 digits) or a recovery code (16 signs; spaces and dashes forgiven). */
+export const secondFactorSchema = Joi.object<SecondFactorBody>({
+  code: text()
+    .trim()
+    .max(40)
+    .pattern(/^[A-Za-z0-9 -]+$/)
+    .required()
+    .label('Code de vérification')
+    .messages({ 'string.pattern.base': '{{#label}} ne contient que des chiffres (ou, pour un code de secours, des lettres, chiffres et tirets).' }),
+});
 export const loginSchema = Joi.object<LoginBody>({ email, password: password('Mot de passe'), next });
 export const accountSchema = Joi.object<AccountBody>({ name, email, password: password('Mot de passe') });
 export const firstRunSchema = Joi.object<FirstRunBody>({ name, email, password: password('Mot de passe'), setupCode: text().allow('').max(100) });

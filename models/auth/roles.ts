@@ -4,6 +4,7 @@
 // edited, and a caller changes a role only within the permissions it holds itself
 // (renaming a role, which changes what a grant by name gives, needs all of them).
 import { inTransaction, type AppContext } from '../../lib/context.js';
+import { recordAudit, sourceOf, type AuditTarget } from '../audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 
 export const roleMessages = {
@@ -26,6 +27,8 @@ export interface Role {
   description: string;
   permissions: string[];
   system: boolean;
+  /** Holders must set up two-step verification before reaching anything else. */
+  require_2fa: boolean;
   user_count: number;
 }
 
@@ -33,11 +36,15 @@ export interface Role {
 export interface Caller {
   id: number;
   permissions: string[];
+  /** Its name now: the audit log keeps it as a snapshot. */
+  name: string;
+  /** The client address (req.ip) the audit log records (callerOf sets it); null when unknown. */
+  ip: string | null;
 }
 
 // `admin` holds every permission by definition, even one a module adds later.
 const ROLE_COLUMNS = `
-  r.id, r.name, r.description, r.system,
+  r.id, r.name, r.description, r.system, r.require_2fa,
   CASE WHEN r.name = '${ADMIN_ROLE}'
     THEN ARRAY(SELECT p.key FROM app_auth_permissions p ORDER BY p.key)
     ELSE ARRAY(SELECT rp.permission_key FROM app_auth_role_permissions rp WHERE rp.role_id = r.id ORDER BY rp.permission_key)
@@ -137,6 +144,7 @@ export interface RoleInput {
   name: string;
   description?: string;
   permissions: string[];
+  require_2fa?: boolean;
 }
 
 export async function createRole(ctx: AppContext, caller: Caller, input: RoleInput): Promise<Role> {
@@ -146,28 +154,42 @@ export async function createRole(ctx: AppContext, caller: Caller, input: RoleInp
     assertWithinCallerPermissions(caller, permissions);
     const inserted = await tx
       .db('app_auth_roles')
-      .insert({ name: input.name, description: input.description ?? '', system: false })
+      .insert({ name: input.name, description: input.description ?? '', system: false, require_2fa: input.require_2fa ?? false })
       .onConflict('name')
       .ignore()
       .returning('id');
     if (inserted.length === 0) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
     const roleId = inserted[0].id;
     if (permissions.length) await tx.db('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: roleId, permission_key: key })));
+    await recordAudit(tx, {
+      ...sourceOf(caller),
+      action: 'role.created',
+      target: roleTarget({ id: roleId, name: input.name }),
+      details: { permissions: permissions.sort() },
+    });
     return (await findRole(tx, roleId))!;
   });
+}
+
+function roleTarget(role: { id: number; name: string }): AuditTarget {
+  return { type: 'role', id: role.id, label: role.name };
 }
 
 export interface RoleChanges {
   name?: string;
   description?: string;
   permissions?: string[];
+  require_2fa?: boolean;
 }
 
 export async function updateRole(ctx: AppContext, caller: Caller, id: number, changes: RoleChanges): Promise<Role> {
   return inTransaction(ctx, async (tx) => {
     const role = await tx.db('app_auth_roles').where({ id }).forUpdate().first();
     if (!role) throw new NotFoundError(roleMessages.notFound);
-    if (role.name === ADMIN_ROLE) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
+    // `admin` keeps its name and all permissions; requiring two-step verification of
+    // its holders is the one change it takes (it is the role that most needs it).
+    const onlyRequirement = changes.name === undefined && changes.description === undefined && changes.permissions === undefined;
+    if (role.name === ADMIN_ROLE && !onlyRequirement) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
     const renamed = changes.name !== undefined && changes.name !== role.name;
     if (role.system && renamed) throw new ConflictError(roleMessages.systemRoleNotRenamable, { code: 'system_role' });
     // Roles are granted by name (PUT /users/:id, POST /users): renaming one changes
@@ -177,6 +199,13 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
       const missing = (await permissionsOfRole(tx, id)).filter((key) => !caller.permissions.includes(key));
       if (missing.length) throw new ForbiddenError(roleMessages.renameEscalation.replace('{keys}', missing.join(', ')), { code: 'escalation' });
     }
+    // What changed, for the audit event.
+    const changed: Record<string, unknown> = {};
+    if (renamed) changed.name = { from: role.name, to: changes.name };
+    if (changes.description !== undefined && changes.description !== role.description)
+      changed.description = { from: role.description, to: changes.description };
+    if (changes.require_2fa !== undefined && changes.require_2fa !== role.require_2fa)
+      changed.require_2fa = { from: role.require_2fa, to: changes.require_2fa };
     if (changes.permissions !== undefined) {
       const next = new Set(changes.permissions);
       await assertKnownPermissions(tx, [...next]);
@@ -186,16 +215,24 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
       assertWithinCallerPermissions(caller, [...added, ...removed]);
       if (removed.length) await tx.db('app_auth_role_permissions').where({ role_id: id }).whereIn('permission_key', removed).delete();
       if (added.length) await tx.db('app_auth_role_permissions').insert(added.map((key) => ({ role_id: id, permission_key: key })));
+      if (added.length || removed.length) changed.permissions = { added: added.sort(), removed: removed.sort() };
     }
     const update: Record<string, unknown> = { updated_at: tx.db.fn.now() };
     if (changes.name !== undefined) update.name = changes.name;
     if (changes.description !== undefined) update.description = changes.description;
+    if (changes.require_2fa !== undefined) update.require_2fa = changes.require_2fa;
     try {
       await tx.db('app_auth_roles').where({ id }).update(update);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
       throw error;
     }
+    await recordAudit(tx, {
+      ...sourceOf(caller),
+      action: 'role.updated',
+      target: roleTarget({ id, name: changes.name ?? role.name }),
+      details: { changes: changed },
+    });
     return (await findRole(tx, id))!;
   });
 }
@@ -214,7 +251,8 @@ export async function deleteRole(ctx: AppContext, caller: Caller, id: number): P
     const base = await tx.db('app_auth_roles').where({ name: BASE_ROLE }).first('id');
     // The system role user is seeded by the migrations and can never be deleted.
     if (!base) throw new Error('the user role is missing');
-    await tx.db('app_auth_users').where({ role_id: id }).update({ role_id: base.id, updated_at: tx.db.fn.now() });
+    const holders = await tx.db('app_auth_users').where({ role_id: id }).update({ role_id: base.id, updated_at: tx.db.fn.now() });
     await tx.db('app_auth_roles').where({ id }).delete();
+    await recordAudit(tx, { ...sourceOf(caller), action: 'role.deleted', target: roleTarget(role), details: { primary_role_of: holders } });
   });
 }

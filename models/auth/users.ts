@@ -14,20 +14,37 @@ export interface User {
   image: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Set while the account is suspended (no session, logins refused), with the reason given. */
+  suspended_at: Date | null;
+  suspended_reason: string | null;
+  /** An account that never set its password: its invitation, and when its link expires (ISO 8601, UTC; null when no link is left). */
+  invitation: { pending: true; expires_at: string | null } | null;
 }
 
 /** The logged-in user as middleware sees it: the user plus effective permissions. */
 export interface SessionUser extends User {
   permissions: string[];
+  /** Two-step verification is on for the account. */
+  second_factor_enabled: boolean;
+  /** One of its roles requires two-step verification (require_2fa). */
+  second_factor_required: boolean;
 }
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-// Effective roles: the primary role plus the assigned ones, primary first.
+// Effective roles: the primary role plus the assigned ones, primary first. An account
+// without a password ('credential' account) is an invitation not yet followed; its
+// expiry is the latest setup link's, written like JSON writes a Date.
 export const USER_COLUMNS = `
   u.id, u.email, u.name, r.name AS role, u.email_verified, u.image, u.created_at, u.updated_at,
+  u.suspended_at, u.suspended_reason,
+  CASE WHEN NOT EXISTS (SELECT 1 FROM app_auth_accounts ca WHERE ca.user_id = u.id AND ca.provider = 'credential') THEN
+    json_build_object('pending', true, 'expires_at', (
+      SELECT to_char(max(iv.expires_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      FROM app_auth_verifications iv WHERE iv.user_id = u.id AND iv.kind = 'account_setup'))
+  END AS invitation,
   ARRAY(
     SELECT name FROM (
       SELECT r.name, 0 AS rank
@@ -62,9 +79,21 @@ export async function findUserByEmail(ctx: AppContext, email: string): Promise<U
   return rows[0];
 }
 
+// Two-step verification state, in the same statement as the user: whether it is on,
+// and whether a role of the user requires it (then nothing but enrolment is reachable).
+export const SECOND_FACTOR_COLUMNS = `
+  EXISTS (SELECT 1 FROM app_auth_two_factor tf WHERE tf.user_id = u.id AND tf.enabled_at IS NOT NULL) AS second_factor_enabled,
+  EXISTS (
+    SELECT 1 FROM app_auth_roles rr
+    WHERE rr.require_2fa AND (rr.id = u.role_id OR rr.id IN (SELECT role_id FROM app_auth_user_roles WHERE user_id = u.id))
+  ) AS second_factor_required`;
+
 /** One statement: the user, its roles and its permissions, read fresh on each request. */
 export async function findSessionUser(ctx: AppContext, id: number): Promise<SessionUser | undefined> {
-  const { rows } = await ctx.db.raw<{ rows: SessionUser[] }>(`SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN} FROM ${USER_FROM} WHERE u.id = ?`, [id]);
+  const { rows } = await ctx.db.raw<{ rows: SessionUser[] }>(
+    `SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS} FROM ${USER_FROM} WHERE u.id = ?`,
+    [id],
+  );
   return rows[0];
 }
 

@@ -43,7 +43,18 @@ export const profilePasswordBody = Joi.object<{ current_password: string; new_pa
 });
 export const confirmEmailQuery = Joi.object<{ token: string }>({ token: token.required() });
 export const confirmEmailBody = Joi.object<{ token: string }>({ token: token.required() });
+// A TOTP (6 digits) or a recovery code (16 signs, dashes and spaces allowed).
+const secondFactorCode = text()
+  .trim()
+  .max(40)
+  .pattern(/^[A-Za-z0-9 -]+$/)
+  .messages({ 'string.pattern.base': '{{#label}} ne contient que des chiffres (ou, pour un code de secours, des lettres, chiffres et tirets).' });
+export const twoFactorSetupBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
+export const twoFactorEnableBody = Joi.object<{ code: string }>({ code: secondFactorCode.required() });
+export const twoFactorCheckBody = Joi.object<{ current_password: string; code: string }>({ current_password: password.required(), code: secondFactorCode.required() });
 export const revokeSessionsQuery = Joi.object<{ keep_current: boolean }>({ keep_current: Joi.boolean().default(false) });
+export const deleteOwnAccountBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
+export const suspendBody = Joi.object<{ reason?: string }>({ reason: text().trim().max(500).allow('') });
 
 const description = text().trim().max(500).allow('');
 const permissions = Joi.array().items(permissionKey).max(500).unique();
@@ -52,6 +63,7 @@ export interface RoleBody {
   name: string;
   description?: string;
   permissions: string[];
+  require_2fa?: boolean;
 }
-export const createRoleBody = Joi.object<RoleBody>({ name: roleName.required(), description, permissions: permissions.required() });
-export const updateRoleBody = Joi.object<Partial<RoleBody>>({ name: roleName, description, permissions }).min(1);
+export const createRoleBody = Joi.object<RoleBody>({ name: roleName.required(), description, permissions: permissions.required(), require_2fa: Joi.boolean() });
+export const updateRoleBody = Joi.object<Partial<RoleBody>>({ name: roleName, description, permissions, require_2fa: Joi.boolean() }).min(1);

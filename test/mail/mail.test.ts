@@ -39,14 +39,16 @@ describe('mail', () => {
       expect(message.html).to.include(link.toString().replace(/&/g, '&amp;'));
     });
 
-    it('sends each of the six templates in French with the application name and no forbidden wording', async () => {
+    it('sends each of the eight templates in French with the application name and no forbidden wording', async () => {
       await mailer.verification('a@example.com', 't1');
       await mailer.passwordReset('b@example.com', 't2');
       await mailer.passwordChanged('c@example.com');
       await mailer.invitation('d@example.com', 't3');
       await mailer.emailChangeConfirm('e@example.com', 't4');
       await mailer.emailChangeNotify('f@example.com', 'e@example.com');
-      expect(smtp.messages).to.have.length(6);
+      await mailer.recoveryCodeUsed('g@example.com', 9);
+      await mailer.twoFactorReset('h@example.com');
+      expect(smtp.messages).to.have.length(8);
       for (const message of smtp.messages) {
         expect(message.text, message.subject).to.include('Atelier & Co');
         expect(message.text + message.html + message.subject).not.to.match(FORBIDDEN_WORDS);
@@ -56,6 +58,13 @@ describe('mail', () => {
       const confirm = smtp.linkIn(await smtp.waitForMessage('e@example.com'), '/app/api/users/email/confirm');
       expect(confirm.searchParams.get('token')).to.equal('t4');
       expect((await smtp.waitForMessage('f@example.com')).text).to.include('e@example.com');
+      const recovery = await smtp.waitForMessage('g@example.com');
+      expect(recovery.subject).to.equal('Code de secours utilisé — Atelier & Co');
+      expect(recovery.text).to.include('Codes de secours restants : 9');
+      expect(smtp.linkIn(recovery, '/account/2fa').origin).to.equal('http://site.test');
+      const reset = await smtp.waitForMessage('h@example.com');
+      expect(reset.subject).to.equal('Vérification en deux étapes désactivée — Atelier & Co');
+      expect(smtp.linkIn(reset, '/account/2fa').pathname).to.equal('/account/2fa');
     });
 
     it('raises the failure when the server refuses the message', async () => {

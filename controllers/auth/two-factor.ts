@@ -1,0 +1,69 @@
+// The second step of a login with two-step verification on (/auth/2fa). The correct
+// password opened no session, only a pending login (models/auth/pending-logins.ts) whose
+// token this browser holds in an HttpOnly cookie limited to /auth: another browser, or
+// a client without the cookie, cannot finish it.
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../lib/context.js';
+import { wantsJson } from '../../middleware/error-handler.js';
+import { logInSession } from '../../middleware/session.js';
+import { ENROLMENT_PAGE, mustEnrol } from '../../middleware/two-factor-gate.js';
+import { openPendingLogin, PENDING_LOGIN_LIFETIME_MS } from '../../models/auth/pending-logins.js';
+import type { SessionUser } from '../../models/auth/users.js';
+import type { Call } from '../../routes/define.js';
+import { completeSecondStep } from '../../services/two-factor.js';
+import { authPageMessages } from './messages.js';
+import { answerRedirect, renderAuthPage, safeNextPath } from './render.js';
+import type { PageQuery } from './schemas.js';
+
+export const SECOND_FACTOR_COOKIE = 'site.2fa';
+const COOKIE_PATH = '/auth';
+
+function pendingToken(req: Request): string | undefined {
+  const header = req.get('cookie') ?? '';
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SECOND_FACTOR_COOKIE) {
+      const token = value.join('=');
+      return /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * After a correct password on an account with two-step verification: a pending login
+ * for this browser, then the code page (a browser) or 401 second_factor_required (JSON).
+ */
+export async function askSecondFactor(ctx: AppContext, req: Request, res: Response, userId: number, next: string | undefined): Promise<void> {
+  const token = await openPendingLogin(ctx, userId, safeNextPath(next));
+  res.cookie(SECOND_FACTOR_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: COOKIE_PATH, maxAge: PENDING_LOGIN_LIFETIME_MS });
+  if (wantsJson(req)) {
+    res.status(401).json({ success: false, error: authPageMessages.secondFactorRequired, code: 'second_factor_required' });
+    return;
+  }
+  res.redirect(303, '/auth/2fa');
+}
+
+/** Where a login lands: enrolment first when a role requires it, else `next`, else the area. */
+export function landingOf(
+  user: Pick<SessionUser, 'permissions' | 'second_factor_enabled' | 'second_factor_required'>,
+  next: string | null | undefined,
+): string {
+  if (mustEnrol(user)) return ENROLMENT_PAGE;
+  return safeNextPath(next) ?? (user.permissions.includes('admin.access') ? '/admin' : '/account');
+}
+
+// GET /auth/2fa — «Vérification en deux étapes»: the code field.
+export async function showSecondFactor({ ctx, req, res }: Call<Record<string, never>, PageQuery>): Promise<void> {
+  await renderAuthPage(ctx, req, res, 'two-factor', { pending: pendingToken(req) !== undefined, noPendingMessage: authPageMessages.noPendingLogin });
+}
+
+// POST /auth/2fa {code} — the pending login of this browser and a TOTP or a recovery code.
+export async function handleSecondFactor({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, { code: string }>): Promise<void> {
+  const { user, next } = await completeSecondStep(ctx, req, pendingToken(req), body.code);
+  res.clearCookie(SECOND_FACTOR_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' });
+  // Regenerates the session id: an id planted before login is worthless (fixation).
+  await logInSession(req, user);
+  const { permissions: _permissions, second_factor_enabled: _enabled, second_factor_required: _required, ...shown } = user;
+  answerRedirect(req, res, landingOf(user, next), { user: shown });
+}

@@ -1,0 +1,25 @@
+// A user one of whose roles requires two-step verification (roles.require_2fa) and who
+// has not set it up reaches nothing but its enrolment: every guarded row runs this
+// after its guard, except the rows declared `duringEnrolment` (routes/define.ts). Public
+// and `anyone` rows (the /auth pages, logout) stay reachable. The state comes with the
+// user, read in the session's one statement (models/auth/users.ts), so it costs nothing.
+import type { NextFunction, Request, Response } from 'express';
+import { ForbiddenError } from '../lib/errors.js';
+import { wantsJson } from './error-handler.js';
+
+export const ENROLMENT_PAGE = '/account/2fa';
+
+export const twoFactorGateMessages = {
+  enrolmentRequired:
+    'Un rôle de ce compte exige la vérification en deux étapes : elle doit être activée (page « Vérification en deux étapes » du profil, /account/2fa) avant toute autre action.',
+};
+
+export function mustEnrol(user: { second_factor_required: boolean; second_factor_enabled: boolean } | undefined): boolean {
+  return Boolean(user?.second_factor_required && !user.second_factor_enabled);
+}
+
+export function refuseUntilEnrolled(req: Request, res: Response, next: NextFunction): void {
+  if (!mustEnrol(req.user)) return next();
+  if (req.method === 'GET' && !wantsJson(req)) return res.redirect(303, ENROLMENT_PAGE);
+  next(new ForbiddenError(twoFactorGateMessages.enrolmentRequired, { code: 'second_factor_enrolment_required' }));
+}

@@ -1,0 +1,67 @@
+// The login between a correct password and its second factor: a row of
+// app_auth_pending_logins, named by the SHA-256 of a random token that only the browser
+// that typed the password holds (an HttpOnly cookie), living 5 minutes, ended by 5 wrong
+// codes, consumed by the right one. A table rather than the session: no session exists
+// yet (the password alone must open none), and an attempt is counted by one atomic
+// UPDATE, so parallel guesses cannot share a count.
+import type { AppContext } from '../../lib/context.js';
+import { generateToken, hashToken } from '../../lib/tokens.js';
+
+export const PENDING_LOGIN_LIFETIME_MS = 5 * 60 * 1000;
+export const PENDING_LOGIN_MAX_ATTEMPTS = 5;
+
+export interface PendingLogin {
+  userId: number;
+  next: string | null;
+}
+
+/** Opens a pending login; the token goes to the browser's cookie, only its hash is stored. An earlier one of the account ends. */
+export async function openPendingLogin(ctx: AppContext, userId: number, next: string | undefined): Promise<string> {
+  const token = generateToken();
+  const now = ctx.clock.nowMs();
+  // Expired rows of every account go at the same time (an index on expires_at).
+  await ctx.db('app_auth_pending_logins').where({ user_id: userId }).orWhere('expires_at', '<', new Date(now)).delete();
+  await ctx.db('app_auth_pending_logins').insert({
+    token_hash: hashToken(token),
+    user_id: userId,
+    expires_at: new Date(now + PENDING_LOGIN_LIFETIME_MS),
+    next: next ?? null,
+    created_at: new Date(now),
+  });
+  return token;
+}
+
+/**
+ * Locks the live pending login of this token for the transaction, or undefined (no such
+ * token, expired, or out of attempts).
+ */
+export async function lockPendingLogin(tx: AppContext, token: string): Promise<PendingLogin | undefined> {
+  const row = await tx
+    .db('app_auth_pending_logins')
+    .where({ token_hash: hashToken(token) })
+    .where('expires_at', '>', tx.clock.now())
+    .where('attempts', '<', PENDING_LOGIN_MAX_ATTEMPTS)
+    .forUpdate()
+    .first('user_id', 'next');
+  return row ? { userId: row.user_id, next: row.next } : undefined;
+}
+
+/** The right code: the pending login is used up. */
+export async function consumePendingLogin(tx: AppContext, token: string): Promise<void> {
+  await tx
+    .db('app_auth_pending_logins')
+    .where({ token_hash: hashToken(token) })
+    .delete();
+}
+
+/** A wrong code: one attempt spent; the fifth ends the pending login. Returns the attempts left. */
+export async function spendPendingAttempt(tx: AppContext, token: string): Promise<number> {
+  const [row] = await tx
+    .db('app_auth_pending_logins')
+    .where({ token_hash: hashToken(token) })
+    .increment('attempts', 1)
+    .returning('attempts');
+  const left = PENDING_LOGIN_MAX_ATTEMPTS - (row?.attempts ?? PENDING_LOGIN_MAX_ATTEMPTS);
+  if (left <= 0) await consumePendingLogin(tx, token);
+  return Math.max(0, left);
+}
