@@ -105,7 +105,6 @@ export const profileRoutes: AnyRoute[] = [
   ...twoFactorRoutes,
 ];
 
-
 export function accountRouter(ctx: AppContext, session: RequestHandler[]): Router {
   const router = Router();
   const csrf = createCsrf(ctx);

@@ -40,7 +40,12 @@ export interface RoleForm {
 const requireSecondFactor = Joi.boolean().truthy('1', 'on').default(false).label('Vérification en deux étapes obligatoire');
 const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
 const description = text().trim().max(500).allow('').default('').label('Description');
-export const newRoleForm = Joi.object<RoleForm>({ name: roleName.label('Nom').required(), description, permissions: permissionKeys, require_2fa: requireSecondFactor });
+export const newRoleForm = Joi.object<RoleForm>({
+  name: roleName.label('Nom').required(),
+  description,
+  permissions: permissionKeys,
+  require_2fa: requireSecondFactor,
+});
 export const roleForm = Joi.object<RoleForm>({ name: roleName.label('Nom'), description, permissions: permissionKeys, require_2fa: requireSecondFactor });
 
 // Two-step verification forms of the profile (/account/2fa).

@@ -51,7 +51,10 @@ const secondFactorCode = text()
   .messages({ 'string.pattern.base': '{{#label}} ne contient que des chiffres (ou, pour un code de secours, des lettres, chiffres et tirets).' });
 export const twoFactorSetupBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
 export const twoFactorEnableBody = Joi.object<{ code: string }>({ code: secondFactorCode.required() });
-export const twoFactorCheckBody = Joi.object<{ current_password: string; code: string }>({ current_password: password.required(), code: secondFactorCode.required() });
+export const twoFactorCheckBody = Joi.object<{ current_password: string; code: string }>({
+  current_password: password.required(),
+  code: secondFactorCode.required(),
+});
 export const revokeSessionsQuery = Joi.object<{ keep_current: boolean }>({ keep_current: Joi.boolean().default(false) });
 export const deleteOwnAccountBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
 export const suspendBody = Joi.object<{ reason?: string }>({ reason: text().trim().max(500).allow('') });

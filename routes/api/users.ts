@@ -52,7 +52,13 @@ export const profileApiRoutes: AnyRoute[] = [
     body: schemas.twoFactorEnableBody,
     handler: twoFactor.enableTwoFactorHandler,
   }),
-  route({ method: 'post', path: '/users/profile/2fa/recovery-codes', access: 'user', body: schemas.twoFactorCheckBody, handler: twoFactor.renewRecoveryCodesHandler }),
+  route({
+    method: 'post',
+    path: '/users/profile/2fa/recovery-codes',
+    access: 'user',
+    body: schemas.twoFactorCheckBody,
+    handler: twoFactor.renewRecoveryCodesHandler,
+  }),
   route({ method: 'delete', path: '/users/profile/2fa', access: 'user', body: schemas.twoFactorCheckBody, handler: twoFactor.disableTwoFactorHandler }),
 ];
 
