@@ -52,6 +52,8 @@ export interface Config {
   baseUrl: string;
   sessionSecret: string;
   appName: string;
+  /** IANA time zone of the dates shown on screens (APP_TIME_ZONE, default Europe/Paris). */
+  timeZone: string;
   /** Raw APP_AUTH_REGISTRATION: only the exact string 'false' closes registration. */
   registrationFlag: string | undefined;
   trustProxy: TrustProxySetting;
@@ -127,6 +129,7 @@ interface Env extends DatabaseEnv {
   BASE_URL?: string;
   SESSION_SECRET?: string;
   APP_NAME: string;
+  APP_TIME_ZONE: string;
   APP_AUTH_REGISTRATION?: string;
   APP_TRUST_PROXY?: string;
   SMTP_URL?: string;
@@ -152,6 +155,15 @@ const envSchema = Joi.object<Env>({
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SESSION_SECRET: Joi.string().min(32),
   APP_NAME: Joi.string().max(100).default('Site'),
+  // Any zone the runtime's Intl knows (Europe/Paris, America/Montreal, UTC…).
+  APP_TIME_ZONE: Joi.string()
+    .max(64)
+    .custom((zone: string) => {
+      new Intl.DateTimeFormat('fr-FR', { timeZone: zone }); // throws RangeError on an unknown zone
+      return zone;
+    })
+    .default('Europe/Paris')
+    .messages({ 'any.custom': '{{#label}} must be an IANA time zone such as Europe/Paris' }),
   APP_AUTH_REGISTRATION: Joi.string().allow(''),
   APP_TRUST_PROXY: Joi.string().allow(''),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
@@ -216,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     sessionSecret: value.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     appName,
+    timeZone: value.APP_TIME_ZONE,
     registrationFlag: value.APP_AUTH_REGISTRATION,
     trustProxy: parseTrustProxy(value.APP_TRUST_PROXY),
     smtpUrl: value.SMTP_URL,

@@ -51,6 +51,12 @@ export class EmailNotVerifiedError extends AppError {
   override code = this.requestedCode ?? 'email_unverified';
 }
 
+/** Raised by login() only when the password is right and the account is suspended. */
+export class AccountSuspendedError extends AppError {
+  override status = 401;
+  override code = this.requestedCode ?? 'account_suspended';
+}
+
 export class ForbiddenError extends AppError {
   override status = 403;
   override code = this.requestedCode ?? 'forbidden';

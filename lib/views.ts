@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import nunjucks from 'nunjucks';
 import type { Config } from './config.js';
+import { frenchDates } from './dates.js';
 import { viewsDir } from './paths.js';
 
 /** One Nunjucks environment per app, autoescaping on; user data never reaches renderString. */
@@ -11,6 +12,10 @@ export function configureViews(app: Express, config: Config): nunjucks.Environme
   });
   environment.express(app);
   environment.addGlobal('appName', config.appName);
+  // Dates on screens: French, in the site's time zone (APP_TIME_ZONE).
+  const dates = frenchDates(config.timeZone);
+  environment.addFilter('frenchDateTime', dates.dateTime);
+  environment.addFilter('frenchDate', dates.date);
   app.set('view engine', 'njk');
   return environment;
 }

@@ -53,11 +53,12 @@ function createSessionUserLoader(ctx: AppContext): RequestHandler {
     const userId = req.session?.userId;
     if (userId !== undefined) {
       const user = await findSessionUser(ctx, userId);
-      if (user) {
+      if (user && user.suspended_at === null) {
         req.user = user;
         res.locals.user = user;
       } else {
-        // The account was deleted: the session is worthless.
+        // The account was deleted or suspended: the session is worthless (suspension
+        // deletes the sessions too; this covers a login that raced it).
         await destroyRequestSession(req);
       }
     }

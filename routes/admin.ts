@@ -8,6 +8,7 @@ import { showAdminLanding } from '../controllers/admin/landing.js';
 import * as roles from '../controllers/admin/roles.js';
 import * as forms from '../controllers/admin/schemas.js';
 import * as userForms from '../controllers/admin/user-forms.js';
+import * as lifecycle from '../controllers/admin/user-lifecycle.js';
 import * as users from '../controllers/admin/users.js';
 import type { AppContext } from '../lib/context.js';
 import { NotFoundError } from '../lib/errors.js';
@@ -92,6 +93,34 @@ export const coreAdminRoutes: AnyRoute[] = [
     params: idParams,
     form: { name: 'invitation', rerender: detail },
     handler: userForms.resendUserInvitation,
+  }),
+  // Suspension and deletion: a confirmation page each (no JavaScript), then the form.
+  route({ method: 'get', path: '/users/:id/suspend', access: manageUsers, params: idParams, handler: (call) => lifecycle.confirmSuspendUser(call) }),
+  route({
+    method: 'post',
+    path: '/users/:id/suspend',
+    access: manageUsers,
+    params: idParams,
+    body: forms.suspendUserForm,
+    form: { name: 'suspend', rerender: lifecycle.confirmSuspendUser },
+    handler: lifecycle.suspendUserFromForm,
+  }),
+  route({
+    method: 'post',
+    path: '/users/:id/restore',
+    access: manageUsers,
+    params: idParams,
+    form: { name: 'status', rerender: detail },
+    handler: lifecycle.restoreUserFromForm,
+  }),
+  route({ method: 'get', path: '/users/:id/delete', access: manageUsers, params: idParams, handler: (call) => lifecycle.confirmDeleteUser(call) }),
+  route({
+    method: 'post',
+    path: '/users/:id/delete',
+    access: manageUsers,
+    params: idParams,
+    form: { name: 'delete', rerender: lifecycle.confirmDeleteUser },
+    handler: lifecycle.deleteUserFromForm,
   }),
   route({
     method: 'post',

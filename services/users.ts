@@ -38,12 +38,15 @@ export async function inviteUser(ctx: AppContext, caller: Acting, input: NewUser
 
 /**
  * A new setup link for an account that has no password yet (the previous link dies).
- * Mail: must-deliver — the email is the whole action.
+ * Mail: must-deliver — the email is the whole action; it is sent before the new link
+ * commits, so a failed send leaves the previous link (and no audit event) as it was.
  */
 export async function resendInvitation(ctx: AppContext, caller: Acting, userId: number): Promise<User> {
-  const { user, token } = await issueInvitationAgain(ctx, caller, userId);
-  await mustDeliver('invitation', () => ctx.mailer.invitation(user.email, token));
-  return user;
+  return inTransaction(ctx, async (tx) => {
+    const { user, token } = await issueInvitationAgain(tx, caller, userId);
+    await mustDeliver('invitation', () => ctx.mailer.invitation(user.email, token));
+    return user;
+  });
 }
 
 /**

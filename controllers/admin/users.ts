@@ -38,6 +38,8 @@ export async function showUserList(call: Call<Record<string, never>, { search: s
     previous: page > 1 ? link(page - 1) : undefined,
     next: page < pages ? link(page + 1) : undefined,
     canManage: hasPermission(req, 'users.manage'),
+    // Whether a pending invitation has expired (its expiry is ISO 8601, like this).
+    now: ctx.clock.now().toISOString(),
   });
 }
 
@@ -84,6 +86,7 @@ export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, sta
       assignable: roles.filter((role) => !held.has(role.name)).map((role) => ({ value: role.id, label: role.name })),
       sessions,
       pendingInvitation: !credential,
+      now: ctx.clock.now().toISOString(),
       canManage: hasPermission(req, 'users.manage'),
       // One's own address and password change on the profile page (current password).
       self: req.user?.id === user.id,

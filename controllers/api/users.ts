@@ -52,7 +52,7 @@ export async function sendPasswordResetHandler({ ctx, req, res, params }: Call<I
   res.status(204).end();
 }
 
-// POST /app/api/users/:id/resend-invitation — 409 when the account already has a password.
+// POST /app/api/users/:id/invitation (or …/resend-invitation) — 204; 409 when the account already has a password.
 export async function resendInvitationHandler({ ctx, req, res, params }: Call<Id>): Promise<void> {
   await resendInvitation(ctx, callerOf(req), params.id);
   res.status(204).end();

@@ -71,8 +71,10 @@ export async function assertCanGrant(tx: AppContext, caller: Caller, roleId: num
 }
 
 /**
- * Called when a change takes `admin` away from the user: refuses when no other
- * administrator would remain. The lock on the admin role row serialises these checks.
+ * Called when a change takes `admin` away from the user (or suspends or deletes an
+ * administrator): refuses when no other active administrator would remain; a
+ * suspended one cannot log in, so it does not count. The lock on the admin role row
+ * serialises these checks.
  */
 export async function assertAnotherAdministrator(tx: AppContext, userId: number): Promise<void> {
   const admin = await tx.db('app_auth_roles').where({ name: ADMIN_ROLE }).forUpdate().first('id');
@@ -80,7 +82,7 @@ export async function assertAnotherAdministrator(tx: AppContext, userId: number)
   if (!admin) throw new Error('the admin role is missing');
   const { rows } = await tx.db.raw<{ rows: Array<{ others: number }> }>(
     `SELECT count(*)::int AS others FROM app_auth_users u
-     WHERE u.id <> ? AND (u.role_id = ? OR EXISTS (SELECT 1 FROM app_auth_user_roles ur WHERE ur.user_id = u.id AND ur.role_id = ?))`,
+     WHERE u.id <> ? AND u.suspended_at IS NULL AND (u.role_id = ? OR EXISTS (SELECT 1 FROM app_auth_user_roles ur WHERE ur.user_id = u.id AND ur.role_id = ?))`,
     [userId, admin.id, admin.id],
   );
   if (rows[0].others === 0) throw new ConflictError(adminUserMessages.lastAdministrator, { code: 'last_admin' });

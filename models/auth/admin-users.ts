@@ -11,6 +11,7 @@
 //   never through these routes (403 use_profile).
 // Every check runs in the transaction that writes, on rows it has locked
 // (models/auth/admin-rules.ts).
+import { recordAudit } from '../audit.js';
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import {
@@ -214,8 +215,9 @@ export async function issuePasswordResetFor(ctx: AppContext, caller: Caller, id:
 }
 
 /**
- * POST /app/api/users/:id/resend-invitation: a fresh `account_setup` token (the older
- * one dies) for an account that has no password yet; an active account is a 409.
+ * POST /app/api/users/:id/invitation (and …/resend-invitation): a fresh `account_setup`
+ * token (the older one dies) for an account that has no password yet; an active
+ * account is a 409. Audited (user.invitation_resent) in the same transaction.
  */
 export async function issueInvitationAgain(ctx: AppContext, caller: Caller, id: number): Promise<{ user: User; token: string }> {
   return inTransaction(ctx, async (tx) => {
@@ -223,6 +225,12 @@ export async function issueInvitationAgain(ctx: AppContext, caller: Caller, id: 
     assertCanManage(caller, target);
     if (await hasCredential(tx, id)) throw new ConflictError(adminUserMessages.accountActive, { code: 'account_active' });
     const { token } = await issueToken(tx, 'account_setup', target);
+    await recordAudit(tx, {
+      actor: { id: caller.id, name: caller.name },
+      ip: caller.ip ?? null,
+      action: 'user.invitation_resent',
+      target: { type: 'user', id, label: target.name },
+    });
     return { user: (await findUserById(tx, id))!, token };
   });
 }

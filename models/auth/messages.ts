@@ -3,6 +3,7 @@
 export const authMessages = {
   invalidCredentials: 'Courriel ou mot de passe incorrect.',
   emailUnverified: "Le courriel de ce compte n'a pas été vérifié.",
+  accountSuspended: 'Ce compte est suspendu.',
   registrationClosed: 'Les inscriptions sont actuellement fermées.',
   adminAlreadyExists: 'Le compte administrateur existe déjà',
   emailTaken: 'Un compte existe déjà pour ce courriel.',

@@ -52,6 +52,10 @@ function profileCases(prefix: string): Case[] {
     { row: `POST ${prefix}/picture/delete`, path: `${prefix}/picture/delete`, noToken: true, status: 403, why: 'no CSRF token' },
     { row: `POST ${prefix}/sessions/delete-others`, path: `${prefix}/sessions/delete-others`, noToken: true, status: 403, why: 'no CSRF token' },
     { row: `POST ${prefix}/sessions/:sessionId/delete`, path: `${prefix}/sessions/not-hex/delete`, status: 400, why: 'malformed session id' },
+    { row: `GET ${prefix}/delete`, path: `${prefix}/delete?x=%00`, status: 200, why: 'unknown query parameters are ignored' },
+    { row: `POST ${prefix}/delete`, path: `${prefix}/delete`, fields: { current_password: '' }, status: 400, why: 'empty current password' },
+    { row: `POST ${prefix}/delete`, path: `${prefix}/delete`, fields: { current_password: ['a', 'b'] }, status: 400, why: 'password given twice' },
+    { row: `POST ${prefix}/delete`, path: `${prefix}/delete`, fields: { current_password: PASSWORD }, noToken: true, status: 403, why: 'no CSRF token' },
   ];
 }
 
@@ -107,6 +111,29 @@ const CASES: Case[] = [
   },
   { row: 'POST /admin/users/:id/send-password-reset', path: '/admin/users/-1/send-password-reset', status: 404, why: 'negative id' },
   { row: 'POST /admin/users/:id/resend-invitation', path: '/admin/users/abc/resend-invitation', status: 404, why: 'id not a number' },
+  { row: 'GET /admin/users/:id/suspend', path: '/admin/users/abc/suspend', status: 404, why: 'id not a number' },
+  { row: 'GET /admin/users/:id/suspend', path: '/admin/users/999999/suspend', status: 404, why: 'no such user' },
+  {
+    row: 'POST /admin/users/:id/suspend',
+    path: (f) => `/admin/users/${f.target.id}/suspend`,
+    fields: { reason: 'x'.repeat(501) },
+    status: 400,
+    why: 'reason over 500 characters',
+  },
+  {
+    row: 'POST /admin/users/:id/suspend',
+    path: (f) => `/admin/users/${f.target.id}/suspend`,
+    fields: { reason: 'a\u0000b' },
+    status: 400,
+    why: 'NUL in the reason',
+  },
+  { row: 'POST /admin/users/:id/suspend', path: (f) => `/admin/users/${f.target.id}/suspend`, noToken: true, status: 403, why: 'no CSRF token' },
+  { row: 'POST /admin/users/:id/restore', path: '/admin/users/1e3/restore', status: 404, why: 'exponent id' },
+  { row: 'POST /admin/users/:id/restore', path: (f) => `/admin/users/${f.target.id}/restore`, noToken: true, status: 403, why: 'no CSRF token' },
+  { row: 'GET /admin/users/:id/delete', path: '/admin/users/-1/delete', status: 404, why: 'negative id' },
+  { row: 'POST /admin/users/:id/delete', path: '/admin/users/abc/delete', status: 404, why: 'id not a number' },
+  { row: 'POST /admin/users/:id/delete', path: (f) => `/admin/users/${f.target.id}/delete`, noToken: true, status: 403, why: 'no CSRF token' },
+  { row: 'POST /admin/users/:id/delete', path: '/admin/users/999999/delete', status: 404, why: 'no such user' },
   {
     row: 'POST /admin/users/:id/roles',
     path: (f) => `/admin/users/${f.target.id}/roles`,

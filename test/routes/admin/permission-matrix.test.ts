@@ -43,6 +43,9 @@ function profileSamples(prefix: string): Record<string, Sample> {
       ok: 303,
       path: async (f) => `${prefix}/sessions/${f.caller ? (await logIn(f.ctx, f.caller)).publicId : 'a'.repeat(32)}/delete`,
     },
+    [`GET ${prefix}/delete`]: { ok: 200, path: () => `${prefix}/delete` },
+    // The fixture holds another administrator: even an administrator caller may leave.
+    [`POST ${prefix}/delete`]: { ok: 303, path: () => `${prefix}/delete`, fields: () => ({ current_password: PASSWORD }) },
   };
 }
 
@@ -64,6 +67,12 @@ const SAMPLES: Record<string, Sample> = {
   'POST /admin/users/:id/send-password-reset': { ok: 303, path: (f) => `/admin/users/${f.target.id}/send-password-reset` },
   // The target has a password: the refusal (409, on the page) still shows the guard let the caller through.
   'POST /admin/users/:id/resend-invitation': { ok: 409, path: (f) => `/admin/users/${f.target.id}/resend-invitation` },
+  'GET /admin/users/:id/suspend': { ok: 200, path: (f) => `/admin/users/${f.target.id}/suspend` },
+  'POST /admin/users/:id/suspend': { ok: 303, path: (f) => `/admin/users/${f.target.id}/suspend`, fields: () => ({ reason: 'Vérification' }) },
+  // The target is not suspended: the refusal (409, on the page) still shows the guard let the caller through.
+  'POST /admin/users/:id/restore': { ok: 409, path: (f) => `/admin/users/${f.target.id}/restore` },
+  'GET /admin/users/:id/delete': { ok: 200, path: (f) => `/admin/users/${f.target.id}/delete` },
+  'POST /admin/users/:id/delete': { ok: 303, path: (f) => `/admin/users/${f.target.id}/delete` },
   'POST /admin/users/:id/roles': { ok: 303, path: (f) => `/admin/users/${f.target.id}/roles`, fields: (f) => ({ role_id: String(f.spareRoleId) }) },
   'POST /admin/users/:id/roles/:roleId/delete': { ok: 303, path: (f) => `/admin/users/${f.target.id}/roles/${f.heldRoleId}/delete` },
   // Roles
@@ -203,7 +212,8 @@ describe('/admin and /account permission matrix', () => {
         }
         expect(response.status, response.text.slice(0, 500)).to.equal(status);
         if (kind === 'no session' && row.method === 'get') expect(response.headers.location).to.match(/^\/auth\/login\?next=/);
-        if (status === 303 && kind !== 'no session') expect(response.headers.location).not.to.match(/^\/auth\//);
+        // Never sent to log in; deleting one's own account is the one form that ends on the login page.
+        if (status === 303 && kind !== 'no session') expect(response.headers.location).not.to.match(/^\/auth\/(?!login\?done=deleted$)/);
       });
     }
   }

@@ -22,6 +22,8 @@ interface Sample {
 const SAMPLES: Record<string, Sample> = {
   // Profile (any logged-in user)
   'PUT /users/profile': { ok: 200, path: () => '/users/profile', body: () => ({ name: 'Moi' }) },
+  'DELETE /users/profile': { ok: 204, path: () => '/users/profile', body: () => ({ current_password: PASSWORD }) },
+  'GET /users/profile/export': { ok: 200, path: () => '/users/profile/export' },
   'POST /users/profile/email': {
     ok: 202,
     path: () => '/users/profile/email',
@@ -60,6 +62,11 @@ const SAMPLES: Record<string, Sample> = {
   'POST /users/:id/send-password-reset': { ok: 204, path: (f) => `/users/${f.target.id}/send-password-reset` },
   // The target has a password: a 409 still shows that the guard let the caller through.
   'POST /users/:id/resend-invitation': { ok: 409, path: (f) => `/users/${f.target.id}/resend-invitation` },
+  'POST /users/:id/invitation': { ok: 409, path: (f) => `/users/${f.target.id}/invitation` },
+  'DELETE /users/:id': { ok: 204, path: (f) => `/users/${f.target.id}` },
+  'POST /users/:id/suspend': { ok: 200, path: (f) => `/users/${f.target.id}/suspend`, body: () => ({ reason: 'Vérification' }) },
+  // The target is not suspended: a 409 still shows that the guard let the caller through.
+  'DELETE /users/:id/suspend': { ok: 409, path: (f) => `/users/${f.target.id}/suspend` },
   'GET /users/:id/roles': { ok: 200, path: (f) => `/users/${f.target.id}/roles` },
   'POST /users/:id/roles': { ok: 201, path: (f) => `/users/${f.target.id}/roles`, body: (f) => ({ role_id: f.spareRoleId }) },
   'DELETE /users/:id/roles/:roleId': { ok: 204, path: (f) => `/users/${f.target.id}/roles/${f.heldRoleId}` },

@@ -21,7 +21,21 @@ describe('/app/api/users', () => {
       expect(response.status).to.equal(200);
       expect(response.body).to.include({ total: 56, limit: 50, offset: 0 });
       expect(response.body.items).to.have.length(50);
-      expect(response.body.items[0]).to.have.all.keys('id', 'email', 'name', 'role', 'roles', 'email_verified', 'image', 'created_at', 'updated_at');
+      // DESIGN §3's fields, plus the account's lifecycle (suspension, pending invitation).
+      expect(response.body.items[0]).to.have.all.keys(
+        'id',
+        'email',
+        'name',
+        'role',
+        'roles',
+        'email_verified',
+        'image',
+        'created_at',
+        'updated_at',
+        'suspended_at',
+        'suspended_reason',
+        'invitation',
+      );
       const last = await request(app).get('/app/api/users?limit=50&offset=50').set('Cookie', admin.cookie);
       expect(last.body.items).to.have.length(6);
       const beyond = await request(app).get('/app/api/users?offset=500').set('Cookie', admin.cookie);

@@ -1,0 +1,23 @@
+// Who wrote a page and who changed it last, by name. A deleted account leaves its
+// pages in place with the reference emptied (ON DELETE SET NULL): shown as «Compte
+// supprimé».
+import type { AppContext } from '../../lib/context.js';
+import { lifecycleMessages } from '../auth/lifecycle.js';
+
+export interface PageAuthors {
+  author: string;
+  updatedBy: string;
+}
+
+/** The names behind a page's author_id and updated_by (one statement); undefined for an unknown page. */
+export async function pageAuthors(ctx: AppContext, pageId: number): Promise<PageAuthors | undefined> {
+  const { rows } = await ctx.db.raw<{ rows: Array<{ author: string | null; updated_by: string | null }> }>(
+    `SELECT a.name AS author, b.name AS updated_by
+     FROM app_pages p LEFT JOIN app_auth_users a ON a.id = p.author_id LEFT JOIN app_auth_users b ON b.id = p.updated_by
+     WHERE p.id = ?`,
+    [pageId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return { author: row.author ?? lifecycleMessages.deletedAccount, updatedBy: row.updated_by ?? lifecycleMessages.deletedAccount };
+}
