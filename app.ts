@@ -5,6 +5,7 @@ import http, { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
+import { startAuditRetention } from './services/audit-retention.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
 import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
@@ -110,9 +111,12 @@ export async function startServer(
   const draining = drainOnStop(server, app);
   server.on('request', app);
   await listen(server, config).catch(abort);
+  // Retention of the audit log: asked hourly, done daily by one process of all.
+  const stopRetention = startAuditRetention(ctx);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      stopRetention();
       await draining();
       await closeApp(app);
       await database.stop();

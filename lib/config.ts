@@ -52,8 +52,6 @@ export interface Config {
   baseUrl: string;
   sessionSecret: string;
   appName: string;
-  /** IANA time zone of the dates shown on screens (APP_TIME_ZONE, default Europe/Paris). */
-  timeZone: string;
   /** Raw APP_AUTH_REGISTRATION: only the exact string 'false' closes registration. */
   registrationFlag: string | undefined;
   trustProxy: TrustProxySetting;
@@ -66,6 +64,8 @@ export interface Config {
   rateLimits: Record<RateLimitedOperation, RateLimitBudget>;
   /** Bearer token of GET /metrics (METRICS_TOKEN); unset → /metrics is 404 and nothing is collected. */
   metricsToken: string | undefined;
+  /** Days an audit event is kept (AUDIT_RETENTION_DAYS, default 365); older ones are pruned daily. */
+  auditRetentionDays: number;
 }
 
 /** What the database needs and nothing else (the knex CLI's knexfile). */
@@ -129,7 +129,6 @@ interface Env extends DatabaseEnv {
   BASE_URL?: string;
   SESSION_SECRET?: string;
   APP_NAME: string;
-  APP_TIME_ZONE: string;
   APP_AUTH_REGISTRATION?: string;
   APP_TRUST_PROXY?: string;
   SMTP_URL?: string;
@@ -139,6 +138,7 @@ interface Env extends DatabaseEnv {
   PASSWORD_HASH_COST: number;
   PASSWORD_HASH_THREADS: number;
   METRICS_TOKEN?: string;
+  AUDIT_RETENTION_DAYS: number;
 }
 
 const databaseKeys = {
@@ -155,15 +155,6 @@ const envSchema = Joi.object<Env>({
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SESSION_SECRET: Joi.string().min(32),
   APP_NAME: Joi.string().max(100).default('Site'),
-  // Any zone the runtime's Intl knows (Europe/Paris, America/Montreal, UTC…).
-  APP_TIME_ZONE: Joi.string()
-    .max(64)
-    .custom((zone: string) => {
-      new Intl.DateTimeFormat('fr-FR', { timeZone: zone }); // throws RangeError on an unknown zone
-      return zone;
-    })
-    .default('Europe/Paris')
-    .messages({ 'any.custom': '{{#label}} must be an IANA time zone such as Europe/Paris' }),
   APP_AUTH_REGISTRATION: Joi.string().allow(''),
   APP_TRUST_PROXY: Joi.string().allow(''),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
@@ -182,6 +173,8 @@ const envSchema = Joi.object<Env>({
     .min(32)
     .pattern(/^[A-Za-z0-9._~+/=-]+$/)
     .messages({ 'string.pattern.base': '{{#label}} may hold only letters, digits and . _ ~ + / = -' }),
+  // Whole days, at least one; a hundred years at most.
+  AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(365),
 })
   .unknown(true)
   .messages({ 'any.only': '{{#label}} must be one of {{#valids}}' });
@@ -228,7 +221,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     sessionSecret: value.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     appName,
-    timeZone: value.APP_TIME_ZONE,
     registrationFlag: value.APP_AUTH_REGISTRATION,
     trustProxy: parseTrustProxy(value.APP_TRUST_PROXY),
     smtpUrl: value.SMTP_URL,
@@ -239,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordHashThreads: value.PASSWORD_HASH_THREADS,
     rateLimits,
     metricsToken: value.METRICS_TOKEN,
+    auditRetentionDays: value.AUDIT_RETENTION_DAYS,
   };
 }
 

@@ -8,6 +8,7 @@ import signature from 'cookie-signature';
 import type { AppContext } from '../lib/context.js';
 import { REFRESHED_SESSION_LIFETIME_MS, SESSION_LIFETIME_MS, SiteSessionStore, extendSession, validateSession } from '../models/auth/sessions.js';
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
+import { userTarget } from '../models/audit.js';
 
 export const SESSION_COOKIE = 'site.sid';
 
@@ -75,16 +76,35 @@ function promisify(run: (callback: (error?: Error) => void) => void): Promise<vo
   return new Promise((resolve, reject) => run((error) => (error ? reject(error) : resolve())));
 }
 
+/** The store's audit hook (SiteSessionStore), absent from any other store. */
+function auditingStore(req: Request): SiteSessionStore | undefined {
+  return req.sessionStore instanceof SiteSessionStore ? req.sessionStore : undefined;
+}
+
 /**
  * Opens a session for the user after a successful login or first-run creation. The id
  * is regenerated first, so a session id planted before login is worthless (fixation).
+ * The statement that stores the session records `auth.login` (details: how, e.g. the
+ * second factor used), so the event exists exactly when the session does.
  */
-export async function logInSession(req: Request, user: { id: number }): Promise<void> {
+export async function logInSession(req: Request, user: { id: number; name: string }, details: Record<string, unknown> = {}): Promise<void> {
   await promisify((done) => req.session.regenerate(done));
+  auditingStore(req)?.recordWithNext(req.sessionID, {
+    actor: { id: user.id, name: user.name },
+    ip: req.ip ?? null,
+    action: 'auth.login',
+    target: userTarget(user),
+    details,
+  });
   req.session.userId = user.id;
   req.session.ip = req.ip;
   req.session.userAgent = req.get('user-agent')?.slice(0, 512);
-  await promisify((done) => req.session.save(done));
+  await promisify((done) => req.session.save(done)).catch(async (error: unknown) => {
+    // Not stored (nor its event): the session must not be saved again as the answer
+    // ends, which would open it without its event.
+    await destroyRequestSession(req).catch(() => undefined);
+    throw error;
+  });
 }
 
 export async function destroyRequestSession(req: Request): Promise<void> {
@@ -93,8 +113,20 @@ export async function destroyRequestSession(req: Request): Promise<void> {
   req.user = undefined;
 }
 
-/** Logout: the session is removed from storage and the cookie cleared. */
-export async function logOutSession(req: Request, res: Response): Promise<void> {
+/**
+ * Logout: the session is removed from storage and the cookie cleared. `audit`: the
+ * statement deleting the session records `auth.logout` (POST /auth/logout; not when
+ * the session was already revoked with the others, which records its own event).
+ */
+export async function logOutSession(req: Request, res: Response, options: { audit?: boolean } = {}): Promise<void> {
+  if (options.audit && req.user && req.session) {
+    auditingStore(req)?.recordWithNext(req.sessionID, {
+      actor: { id: req.user.id, name: req.user.name },
+      ip: req.ip ?? null,
+      action: 'auth.logout',
+      target: userTarget(req.user),
+    });
+  }
   await destroyRequestSession(req);
   res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
 }

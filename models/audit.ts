@@ -44,20 +44,32 @@ function cut(value: string | null | undefined, max: number): string | null {
   return value.length > max ? value.slice(0, max) : value;
 }
 
+/**
+ * The INSERT of one event and its bindings, for a write that carries its event in its
+ * own statement (a data-modifying WITH clause: the session written at login, deleted
+ * at logout), so the event commits or fails with it.
+ */
+export const AUDIT_INSERT = `INSERT INTO app_audit_events (at, actor_id, actor_name, ip, action, target_type, target_id, target_label, details)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export function auditBindings(ctx: AppContext, event: AuditEvent): Array<string | number | Date | null> {
+  const target = event.target ?? null;
+  return [
+    ctx.clock.now(),
+    event.actor?.id ?? null,
+    cut(event.actor?.name, NAME_MAX),
+    cut(event.ip, IP_MAX),
+    event.action,
+    target?.type ?? null,
+    target && target.id !== null ? String(target.id) : null,
+    cut(target?.label, LABEL_MAX),
+    JSON.stringify(event.details ?? {}),
+  ];
+}
+
 /** Writes one event with ctx.db: call it with the transaction's ctx of the change it records. */
 export async function recordAudit(ctx: AppContext, event: AuditEvent): Promise<void> {
-  const target = event.target ?? null;
-  await ctx.db('app_audit_events').insert({
-    at: ctx.clock.now(),
-    actor_id: event.actor?.id ?? null,
-    actor_name: cut(event.actor?.name, NAME_MAX),
-    ip: cut(event.ip, IP_MAX),
-    action: event.action,
-    target_type: target?.type ?? null,
-    target_id: target && target.id !== null ? String(target.id) : null,
-    target_label: cut(target?.label, LABEL_MAX),
-    details: JSON.stringify(event.details ?? {}),
-  });
+  await ctx.db.raw(AUDIT_INSERT, auditBindings(ctx, event));
 }
 
 // ---------------------------------------------------------------- listing
@@ -135,4 +147,34 @@ export async function listAuditEvents(ctx: AppContext, filters: AuditFilters, pa
   const items = rows.slice(0, page.limit).map(itemOf);
   const last = items[items.length - 1];
   return { items, next_cursor: rows.length > page.limit && last ? encodeCursor(last.id) : null };
+}
+
+// ---------------------------------------------------------------- who acts
+
+/** Whoever caused an event, as the models receive it (a Caller carries both). */
+export interface AuditSource {
+  actor: AuditActor | null;
+  ip: string | null;
+}
+
+/** The actor and address of a logged-in caller (models/auth/roles.ts Caller). */
+export function sourceOf(caller: { id: number; name: string; ip?: string | null }): AuditSource {
+  return { actor: { id: caller.id, name: caller.name }, ip: caller.ip ?? null };
+}
+
+/** A user as an event's target. */
+export function userTarget(user: { id: number; name: string; email?: string }): AuditTarget {
+  return { type: 'user', id: user.id, label: user.name };
+}
+
+/** Whoever acts on content (pages, media): a logged-in user and the client address. */
+export interface Actor {
+  id: number;
+  name: string;
+  ip: string | null;
+}
+
+/** As sourceOf; null (a script, a test, the system) records no actor and no address. */
+export function sourceOfActor(actor: Actor | null): AuditSource {
+  return actor ? sourceOf(actor) : { actor: null, ip: null };
 }

@@ -4,6 +4,7 @@
 import type { SiteModule } from '../lib/modules.js';
 import { CORE_PERMISSION_SECTIONS } from '../models/auth/schema.js';
 import { coreAdminRoutes } from './admin.js';
+import { auditAdminRoutes, auditApiRoutes } from './audit.js';
 import { roleApiRoutes } from './api/roles.js';
 import { profileApiRoutes, userApiRoutes } from './api/users.js';
 
@@ -14,8 +15,9 @@ export const coreModule: SiteModule = {
     site.adminScreen('administration', { href: '/admin', label: 'Tableau de bord', permission: 'admin.access' });
     site.adminScreen('users', { href: '/admin/users', label: 'Utilisateurs', permission: 'users.view' });
     site.adminScreen('roles', { href: '/admin/roles', label: 'Rôles', permission: 'roles.view' });
+    site.adminScreen('audit', { href: '/admin/audit', label: 'Journal', permission: 'audit.view' });
     // The profile rows come first: their fixed segments must win over /users/:id.
-    site.apiRoutes([...profileApiRoutes, ...userApiRoutes, ...roleApiRoutes]);
-    site.adminRoutes(coreAdminRoutes);
+    site.apiRoutes([...profileApiRoutes, ...userApiRoutes, ...roleApiRoutes, ...auditApiRoutes]);
+    site.adminRoutes([...coreAdminRoutes, ...auditAdminRoutes]);
   },
 };

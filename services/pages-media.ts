@@ -3,6 +3,7 @@
 // together, or neither stays.
 import type { AppContext } from '../lib/context.js';
 import { removeStoredFile, storeImage, type UploadedImage } from '../lib/uploads.js';
+import type { Actor } from '../models/audit.js';
 import { deleteMedia, insertMedia, type Media } from '../models/pages/media.js';
 
 export interface MediaTexts {
@@ -11,13 +12,13 @@ export interface MediaTexts {
 }
 
 /** Stores the checked image under UPLOAD_DIR/media and records it; a failed insert removes the file. */
-export async function addMedia(ctx: AppContext, actorId: number | null, image: UploadedImage, texts: MediaTexts): Promise<Media> {
+export async function addMedia(ctx: AppContext, actor: Actor | null, image: UploadedImage, texts: MediaTexts): Promise<Media> {
   const stored = await storeImage(ctx, image, 'media');
   try {
     return await insertMedia(
       ctx,
       { filename: stored.path, original_name: image.originalName.slice(0, 255), mime_type: stored.contentType, size: stored.size, ...texts },
-      actorId,
+      actor,
     );
   } catch (error) {
     await removeStoredFile(ctx, stored.path);
@@ -29,8 +30,8 @@ export async function addMedia(ctx: AppContext, actorId: number | null, image: U
  * Deletes a media no page uses (409 `media_in_use` otherwise), then its file. The row
  * is gone once this returns: a file that cannot be removed is only logged (best effort).
  */
-export async function removeMedia(ctx: AppContext, id: number): Promise<Media> {
-  const media = await deleteMedia(ctx, id);
+export async function removeMedia(ctx: AppContext, id: number, actor: Actor | null = null): Promise<Media> {
+  const media = await deleteMedia(ctx, id, actor);
   await removeStoredFile(ctx, media.filename).catch((error: unknown) => ctx.logger.warn({ err: error, mediaId: media.id }, 'media file could not be removed'));
   return media;
 }

@@ -1,9 +1,11 @@
 // Use cases of the logged-in user on their own account, called by both
 // /app/api/users/profile and the profile page (/account, /admin/profile).
 import type { Request } from 'express';
-import type { AppContext } from '../lib/context.js';
+import { inTransaction, type AppContext } from '../lib/context.js';
+import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { removeStoredFile, storeImage, type UploadedImage } from '../lib/uploads.js';
 import { assertPasswordPolicy } from '../models/auth/passwords.js';
+import { publicSessionId, revokeAllUserSessions, revokeUserSession } from '../models/auth/sessions.js';
 import { existingUser, issueEmailChange, replaceOwnPassword, replaceProfileImage } from '../models/auth/profile.js';
 import type { User } from '../models/auth/users.js';
 import { verifyCurrentPassword } from './current-password.js';
@@ -25,7 +27,12 @@ export async function changeOwnAddress(
 ): Promise<AddressChangeStarted> {
   const user = await existingUser(ctx, caller.id);
   await verifyCurrentPassword(ctx, origin, user.id, input.currentPassword);
-  const { newEmail, token } = await issueEmailChange(ctx, user, input.email);
+  // The link and its audit event together (the new address is not recorded: typed).
+  const { newEmail, token } = await inTransaction(ctx, async (tx) => {
+    const pending = await issueEmailChange(tx, user, input.email);
+    await recordAudit(tx, { ...sourceOf(caller), action: 'account.email_change_requested', target: userTarget(user) });
+    return pending;
+  });
   return sendAddressChangeEmails(ctx, user, newEmail, token);
 }
 
@@ -43,7 +50,7 @@ export async function changeOwnPassword(
 ): Promise<User> {
   assertPasswordPolicy(input.newPassword, 'new_password');
   await verifyCurrentPassword(ctx, origin, caller.id, input.currentPassword);
-  const user = await replaceOwnPassword(ctx, caller.id, { newPassword: input.newPassword, keepSid: caller.sid });
+  const user = await replaceOwnPassword(ctx, caller, { newPassword: input.newPassword, keepSid: caller.sid });
   noticeInBackground(ctx, 'password-changed notice', () => ctx.mailer.passwordChanged(user.email), { userId: user.id });
   return user;
 }
@@ -68,4 +75,35 @@ export async function removeProfilePicture(ctx: AppContext, caller: Acting): Pro
   const { user, previous } = await replaceProfileImage(ctx, caller.id, null);
   await removeStoredFile(ctx, previous);
   return user;
+}
+
+/**
+ * Closes one of the caller's own sessions (false: not one of theirs) and records it,
+ * in one transaction. The controller logs out when it was the current one.
+ */
+export async function revokeOwnSession(ctx: AppContext, caller: Acting, publicId: string): Promise<boolean> {
+  return inTransaction(ctx, async (tx) => {
+    if (!(await revokeUserSession(tx, caller.id, publicId))) return false;
+    await recordAudit(tx, {
+      ...sourceOf(caller),
+      action: 'account.session_revoked',
+      target: userTarget(caller),
+      details: { current: caller.sid !== undefined && publicSessionId(caller.sid) === publicId },
+    });
+    return true;
+  });
+}
+
+/** Closes every session of the caller (but the current one with keepCurrent) and records it. */
+export async function revokeOwnSessions(ctx: AppContext, caller: Acting, options: { keepCurrent: boolean }): Promise<number> {
+  return inTransaction(ctx, async (tx) => {
+    const revoked = await revokeAllUserSessions(tx, caller.id, options.keepCurrent && caller.sid ? { exceptSid: caller.sid } : {});
+    await recordAudit(tx, {
+      ...sourceOf(caller),
+      action: 'account.sessions_revoked',
+      target: userTarget(caller),
+      details: { revoked, kept_current: options.keepCurrent },
+    });
+    return revoked;
+  });
 }

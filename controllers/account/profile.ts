@@ -7,11 +7,9 @@ import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { logOutSession } from '../../middleware/session.js';
 import { authMessages } from '../../models/auth/messages.js';
 import { updateProfileName } from '../../models/auth/profile.js';
-import { frenchDates } from '../../lib/dates.js';
-import { publicSessionId, revokeAllUserSessions, revokeUserSession } from '../../models/auth/sessions.js';
+import { listUserSessions, publicSessionId } from '../../models/auth/sessions.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
-import { changeOwnAddress, changeOwnPassword, removeProfilePicture, setProfilePicture } from '../../services/profile.js';
-import { listSessionsForDisplay } from '../../services/sessions.js';
+import { changeOwnAddress, changeOwnPassword, removeProfilePicture, revokeOwnSession, revokeOwnSessions, setProfilePicture } from '../../services/profile.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from '../admin/messages.js';
 import { flash, redirectWithFlash, renderAdmin } from '../admin/shell.js';
@@ -30,7 +28,7 @@ export async function showProfile(call: AnyCall, locals: FormLocals = {}, status
   const landing = req.query.email_change;
   if (landing === 'confirmed') flash(req, adminMessages.profileEmailConfirmed);
   if (landing === 'invalid') flash(req, adminMessages.profileEmailInvalid, 'error');
-  const sessions = await listSessionsForDisplay(ctx, callerOf(req).id, req.sessionID, frenchDates(ctx.config.timeZone));
+  const sessions = await listUserSessions(ctx, callerOf(req).id, req.sessionID);
   await renderAdmin(
     call,
     'account/profile.njk',
@@ -80,7 +78,7 @@ export async function removePicture({ ctx, req, res }: Call): Promise<void> {
 // POST …/sessions/:sessionId/delete — «Déconnecter»; the current one logs out.
 export async function revokeSession({ ctx, req, res, params }: Call<{ sessionId: string }>): Promise<void> {
   const caller = callerOf(req);
-  if (!(await revokeUserSession(ctx, caller.id, params.sessionId))) throw new NotFoundError(authMessages.sessionNotFound);
+  if (!(await revokeOwnSession(ctx, caller, params.sessionId))) throw new NotFoundError(authMessages.sessionNotFound);
   if (params.sessionId === publicSessionId(caller.sid)) {
     await logOutSession(req, res);
     return res.redirect(303, '/auth/login?done=logout');
@@ -91,6 +89,6 @@ export async function revokeSession({ ctx, req, res, params }: Call<{ sessionId:
 // POST …/sessions/delete-others — «Déconnecter toutes les autres sessions».
 export async function revokeOtherSessions({ ctx, req, res }: Call): Promise<void> {
   const caller = callerOf(req);
-  const count = await revokeAllUserSessions(ctx, caller.id, { exceptSid: caller.sid });
+  const count = await revokeOwnSessions(ctx, caller, { keepCurrent: true });
   redirectWithFlash(req, res, base(req), adminMessages.otherSessionsRevoked(count));
 }

@@ -6,7 +6,7 @@ import type { Acting } from '../../services/users.js';
 /** The logged-in caller as the models and services see it (the row's guard has run). */
 export function callerOf(req: Request): Acting & { sid: string } {
   if (!req.user) throw new UnauthenticatedError(authMessagesForGuards.loginRequired);
-  return { id: req.user.id, permissions: req.user.permissions, sid: req.sessionID };
+  return { id: req.user.id, permissions: req.user.permissions, name: req.user.name, ip: req.ip ?? null, sid: req.sessionID };
 }
 
 /** `{items, total, limit, offset}` (DESIGN §3). */

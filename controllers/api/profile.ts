@@ -3,11 +3,9 @@ import { NotFoundError } from '../../lib/errors.js';
 import { logOutSession } from '../../middleware/session.js';
 import { authMessages } from '../../models/auth/messages.js';
 import { confirmEmailChange, emailChangeRefusal, isEmailChangeLinkValid, updateProfileName } from '../../models/auth/profile.js';
-import { frenchDates } from '../../lib/dates.js';
-import { publicSessionId, revokeAllUserSessions, revokeUserSession } from '../../models/auth/sessions.js';
+import { listUserSessions, publicSessionId } from '../../models/auth/sessions.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
-import { changeOwnAddress, changeOwnPassword, removeProfilePicture, setProfilePicture } from '../../services/profile.js';
-import { listSessionsForDisplay } from '../../services/sessions.js';
+import { changeOwnAddress, changeOwnPassword, removeProfilePicture, revokeOwnSession, revokeOwnSessions, setProfilePicture } from '../../services/profile.js';
 import { adminMessages } from '../admin/messages.js';
 import { callerOf, wholeList } from './caller.js';
 
@@ -79,7 +77,7 @@ export async function showEmailConfirmHandler({ ctx, req, res, query }: Call<Non
 // client (the user, or the error). No session needed: the token is the proof.
 export async function confirmEmailChangeHandler({ ctx, req, res, body }: Call<None, None, { token: string }>): Promise<void> {
   res.set('Cache-Control', 'no-store');
-  const outcome = await confirmEmailChange(ctx, body.token);
+  const outcome = await confirmEmailChange(ctx, body.token, req.ip ?? null);
   if (req.is('application/x-www-form-urlencoded')) {
     return res.redirect(303, outcome.status === 'confirmed' ? EMAIL_CHANGE_LANDING.confirmed : EMAIL_CHANGE_LANDING.invalid);
   }
@@ -104,17 +102,16 @@ export async function deletePictureHandler({ ctx, req, res }: Call): Promise<voi
   res.status(204).end();
 }
 
-// GET /app/api/users/profile/sessions — each with `device` («Firefox sur Windows») and
-// `last_seen_label` (French, APP_TIME_ZONE) beside the raw user agent and timestamps.
+// GET /app/api/users/profile/sessions
 export async function listSessionsHandler({ ctx, req, res }: Call): Promise<void> {
-  res.json(wholeList(await listSessionsForDisplay(ctx, callerOf(req).id, req.sessionID, frenchDates(ctx.config.timeZone))));
+  res.json(wholeList(await listUserSessions(ctx, callerOf(req).id, req.sessionID)));
 }
 
 // DELETE /app/api/users/profile/sessions?keep_current=true|false — all of them, the
 // caller's included, unless keep_current=true.
 export async function revokeSessionsHandler({ ctx, req, res, query }: Call<None, { keep_current: boolean }>): Promise<void> {
   const caller = callerOf(req);
-  const revoked = await revokeAllUserSessions(ctx, caller.id, query.keep_current ? { exceptSid: caller.sid } : {});
+  const revoked = await revokeOwnSessions(ctx, caller, { keepCurrent: query.keep_current });
   if (!query.keep_current) await logOutSession(req, res);
   res.json({ revoked });
 }
@@ -122,7 +119,7 @@ export async function revokeSessionsHandler({ ctx, req, res, query }: Call<None,
 // DELETE /app/api/users/profile/sessions/:sessionId — 404 unless it is one of the caller's.
 export async function revokeSessionHandler({ ctx, req, res, params }: Call<{ sessionId: string }>): Promise<void> {
   const caller = callerOf(req);
-  if (!(await revokeUserSession(ctx, caller.id, params.sessionId))) throw new NotFoundError(authMessages.sessionNotFound);
+  if (!(await revokeOwnSession(ctx, caller, params.sessionId))) throw new NotFoundError(authMessages.sessionNotFound);
   if (params.sessionId === publicSessionId(caller.sid)) await logOutSession(req, res);
   res.status(204).end();
 }

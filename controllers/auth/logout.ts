@@ -4,6 +4,6 @@ import { answerRedirect } from './render.js';
 
 // POST /auth/logout: the session is removed from storage and its cookie cleared.
 export async function handleLogout({ req, res }: Call): Promise<void> {
-  await logOutSession(req, res);
+  await logOutSession(req, res, { audit: true });
   answerRedirect(req, res, '/auth/login?done=logout');
 }

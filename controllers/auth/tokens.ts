@@ -8,7 +8,7 @@ type FormCall<B> = Call<Record<string, never>, Record<string, never>, B>;
 
 // POST /auth/reset: new password, the account notified by PasswordChangedEmail
 export async function handleReset({ ctx, req, res, body }: FormCall<NewPasswordBody>): Promise<void> {
-  await resetPassword(ctx, { email: body.email, token: body.token, newPassword: body.newPassword });
+  await resetPassword(ctx, { email: body.email, token: body.token, newPassword: body.newPassword }, { ip: req.ip ?? null });
   answerRedirect(req, res, '/auth/login?done=reset');
 }
 

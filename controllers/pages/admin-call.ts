@@ -2,6 +2,7 @@
 // raw path parameters: controllers/admin/shell.ts pathId reads ids either way.)
 import Joi from 'joi';
 import { idParam } from '../../lib/schema-primitives.js';
+import type { Actor } from '../../models/audit.js';
 import type { AnyCall } from '../../routes/define.js';
 
 /** A block's position in the page: 0…499, plain digits. */
@@ -12,6 +13,8 @@ export const blockIndexParam = Joi.string()
 export const pageParams = Joi.object<{ id: number }>({ id: idParam.required() });
 export const blockParams = Joi.object<{ id: number; index: number }>({ id: idParam.required(), index: blockIndexParam.required() });
 
-export function actorOf(call: AnyCall): number | null {
-  return call.req.user?.id ?? null;
+/** The logged-in user and the client address: the pages and media models record them. */
+export function actorOf(call: AnyCall): Actor | null {
+  const user = call.req.user;
+  return user ? { id: user.id, name: user.name, ip: call.req.ip ?? null } : null;
 }

@@ -3,13 +3,10 @@
 import type { Call } from '../../routes/define.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage, type PageInput, type PagePatch } from '../../models/pages/pages.js';
+import { actorOf as actor } from './admin-call.js';
 import type { AdminListQuery } from './schemas.js';
 
 type Id = { id: number };
-
-function actor(call: Call<unknown, unknown, unknown>): number | null {
-  return call.req.user?.id ?? null;
-}
 
 // GET /app/api/admin/pages?visibility=&parent=&limit=&offset=
 export async function listAdminPages(call: Call<Record<string, never>, AdminListQuery>): Promise<void> {
@@ -46,6 +43,6 @@ export async function duplicateAdminPage(call: Call<Id>): Promise<void> {
 
 // DELETE /app/api/admin/pages/:id?cascade=true
 export async function deleteAdminPage(call: Call<Id, { cascade: boolean }>): Promise<void> {
-  await deletePage(call.ctx, call.params.id, { cascade: call.query.cascade });
+  await deletePage(call.ctx, call.params.id, { cascade: call.query.cascade, actor: actor(call) });
   call.res.status(204).end();
 }

@@ -64,6 +64,6 @@ export async function saveMediaItem(call: Call<{ id: number }, Record<string, ne
 
 // POST /admin/media/:id/delete (confirmed in a <details>) — 409 while a page uses it.
 export async function deleteMediaItem(call: Call<{ id: number }>): Promise<void> {
-  await removeMedia(call.ctx, call.params.id);
+  await removeMedia(call.ctx, call.params.id, actorOf(call));
   redirectWithFlash(call.req, call.res, '/admin/media', mediaScreenMessages.deleted);
 }

@@ -3,13 +3,14 @@
 import type { Call } from '../../routes/define.js';
 import { getMedia, listMedia, updateMedia } from '../../models/pages/media.js';
 import { addMedia, removeMedia } from '../../services/pages-media.js';
+import { actorOf } from './admin-call.js';
 import type { MediaTextsBody } from './schemas.js';
 
 type Id = { id: number };
 
 // POST /app/api/admin/media (multipart: file, alt?, caption?)
 export async function uploadMedia(call: Call<Record<string, never>, Record<string, never>, MediaTextsBody>): Promise<void> {
-  const media = await addMedia(call.ctx, call.req.user?.id ?? null, call.req.image!, call.body);
+  const media = await addMedia(call.ctx, actorOf(call), call.req.image!, call.body);
   call.res.status(201).json(media);
 }
 
@@ -32,6 +33,6 @@ export async function editMedia(call: Call<Id, Record<string, never>, MediaTexts
 
 // DELETE /app/api/admin/media/:id — refused (409) while a page uses it.
 export async function deleteMediaItem(call: Call<Id>): Promise<void> {
-  await removeMedia(call.ctx, call.params.id);
+  await removeMedia(call.ctx, call.params.id, actorOf(call));
   call.res.status(204).end();
 }

@@ -11,7 +11,7 @@
 //   never through these routes (403 use_profile).
 // Every check runs in the transaction that writes, on rows it has locked
 // (models/auth/admin-rules.ts).
-import { recordAudit } from '../audit.js';
+import { recordAudit, sourceOf, userTarget } from '../audit.js';
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import {
@@ -101,6 +101,8 @@ export async function createUser(ctx: AppContext, caller: Caller, data: NewUserB
       .returning('id');
     if (inserted.length === 0) throw new ConflictError(adminUserMessages.emailTaken, { code: 'email_taken' });
     const user = (await findUserById(tx, inserted[0].id))!;
+    const action = passwordHash !== undefined ? 'user.created' : 'user.invited';
+    await recordAudit(tx, { ...sourceOf(caller), action, target: userTarget(user), details: { role: role.name } });
     if (passwordHash !== undefined) {
       await storePasswordHash(tx, user.id, passwordHash);
       return { user };
@@ -128,8 +130,14 @@ export async function updateUser(ctx: AppContext, caller: Caller, id: number, ch
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
     const update: Record<string, unknown> = { updated_at: tx.db.fn.now() };
+    // What changed, for the audit event: before and after of each field.
+    const changed: Record<string, { from: unknown; to: unknown }> = {};
     if (changes.name !== undefined) update.name = changes.name.trim();
+    if (changes.name !== undefined && changes.name.trim() !== target.name) changed.name = { from: target.name, to: changes.name.trim() };
     if (changes.email_verified !== undefined) update.email_verified = changes.email_verified;
+    if (changes.email_verified !== undefined && changes.email_verified !== target.email_verified) {
+      changed.email_verified = { from: target.email_verified, to: changes.email_verified };
+    }
     // The current primary role given again is no change (and its row is not locked:
     // deleting that role locks it first, then this user's row).
     if (changes.role !== undefined && changes.role !== target.role) {
@@ -140,8 +148,10 @@ export async function updateUser(ctx: AppContext, caller: Caller, id: number, ch
       const extras: string[] = target.roles.filter((name) => name !== target.role);
       if (target.role === ADMIN_ROLE && role.name !== ADMIN_ROLE && !extras.includes(ADMIN_ROLE)) await assertAnotherAdministrator(tx, id);
       update.role_id = role.id;
+      changed.role = { from: target.role, to: role.name };
     }
     await tx.db('app_auth_users').where({ id }).update(update);
+    await recordAudit(tx, { ...sourceOf(caller), action: 'user.updated', target: userTarget(target), details: { changes: changed } });
     return (await findUserById(tx, id))!;
   });
 }
@@ -166,7 +176,12 @@ export async function startUserEmailChange(ctx: AppContext, caller: Caller, id: 
   return inTransaction(ctx, async (tx) => {
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
-    if (await hasCredential(tx, id)) return { kind: 'pending', ...(await issueEmailChange(tx, target, email)) };
+    if (await hasCredential(tx, id)) {
+      const pending = await issueEmailChange(tx, target, email);
+      // The new address is not recorded: it is typed, and not the account's yet.
+      await recordAudit(tx, { ...sourceOf(caller), action: 'user.email_change_requested', target: userTarget(target) });
+      return { kind: 'pending', ...pending };
+    }
     const newEmail = await assertNewAddress(tx, target, email);
     await tx
       .db('app_auth_users')
@@ -178,6 +193,7 @@ export async function startUserEmailChange(ctx: AppContext, caller: Caller, id: 
       });
     await tx.db('app_auth_verifications').where({ user_id: id }).delete();
     const { token } = await issueToken(tx, 'account_setup', { id, email: newEmail });
+    await recordAudit(tx, { ...sourceOf(caller), action: 'user.email_changed', target: userTarget(target), details: { invitation: true } });
     return { kind: 'moved', user: (await findUserById(tx, id))!, token };
   });
 }
@@ -194,7 +210,8 @@ export async function setUserPassword(ctx: AppContext, caller: Caller, id: numbe
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
     await storePasswordHash(tx, id, passwordHash);
-    await revokeAllUserSessions(tx, id);
+    const sessionsClosed = await revokeAllUserSessions(tx, id);
+    await recordAudit(tx, { ...sourceOf(caller), action: 'user.password_set', target: userTarget(target), details: { sessions_closed: sessionsClosed } });
     return (await findUserById(tx, id))!;
   });
 }
@@ -210,6 +227,7 @@ export async function issuePasswordResetFor(ctx: AppContext, caller: Caller, id:
     const target = await lockUser(tx, id);
     assertCanManage(caller, target);
     const { token } = await issueToken(tx, 'password_reset', target);
+    await recordAudit(tx, { ...sourceOf(caller), action: 'user.password_reset_sent', target: userTarget(target) });
     return { user: (await findUserById(tx, id))!, token };
   });
 }
@@ -252,6 +270,7 @@ export async function addUserRole(ctx: AppContext, caller: Caller, id: number, r
     if (target.roles.includes(role.name)) return { added: false };
     await tx.db('app_auth_user_roles').insert({ user_id: id, role_id: role.id }).onConflict(['user_id', 'role_id']).ignore();
     await tx.db('app_auth_users').where({ id }).update({ updated_at: tx.db.fn.now() });
+    await recordAudit(tx, { ...sourceOf(caller), action: 'user.role_added', target: userTarget(target), details: { role: role.name } });
     return { added: true };
   });
 }
@@ -281,5 +300,6 @@ export async function removeUserRole(ctx: AppContext, caller: Caller, id: number
       await tx.db('app_auth_user_roles').where({ user_id: id, role_id: role.id }).delete();
       await tx.db('app_auth_users').where({ id }).update({ updated_at: tx.db.fn.now() });
     }
+    await recordAudit(tx, { ...sourceOf(caller), action: 'user.role_removed', target: userTarget(target), details: { role: role.name, primary } });
   });
 }

@@ -51,6 +51,7 @@ export function sendInvitationEmail(ctx: AppContext, email: string, token: strin
 /** Resets the password from a reset link and sends PasswordChangedEmail (a failed send is logged). */
 export function resetPassword(ctx: AppContext, input: ResetPasswordInput, options: ResetPasswordOptions = {}): Promise<User> {
   return resetPasswordSilently(ctx, input, {
+    ip: options.ip,
     onPasswordChanged: async (user) => {
       await sendPasswordChangedEmail(ctx, user.email);
       await options.onPasswordChanged?.(user);

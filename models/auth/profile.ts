@@ -6,6 +6,7 @@
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError, UserFacingError } from '../../lib/errors.js';
 import { hashToken } from '../../lib/tokens.js';
+import { recordAudit, sourceOf, userTarget } from '../audit.js';
 import { storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
@@ -96,7 +97,7 @@ export async function isEmailChangeLinkValid(ctx: AppContext, token: string): Pr
  * between. Refusals are outcomes, not errors: a browser is redirected either way, a
  * JSON client gets the matching error.
  */
-export async function confirmEmailChange(ctx: AppContext, token: string): Promise<EmailChangeOutcome> {
+export async function confirmEmailChange(ctx: AppContext, token: string, ip: string | null = null): Promise<EmailChangeOutcome> {
   return inTransaction(ctx, async (tx) => {
     const consumed = await consumeToken(tx, 'email_change', undefined, token);
     const newEmail = typeof consumed?.payload.newEmail === 'string' ? normalizeEmail(consumed.payload.newEmail) : undefined;
@@ -116,7 +117,11 @@ export async function confirmEmailChange(ctx: AppContext, token: string): Promis
     if (!moved) return { status: 'taken' };
     // Links sent to the old address (reset, verification, invitation) no longer apply.
     await tx.db('app_auth_verifications').where({ user_id: consumed.userId }).delete();
-    return { status: 'confirmed', user: (await findUserById(tx, consumed.userId))!, oldEmail: current.email };
+    const user = (await findUserById(tx, consumed.userId))!;
+    // The link proves its follower reads the new address: the account acts. No address
+    // is recorded (the log keeps names, not addresses).
+    await recordAudit(tx, { ...sourceOf({ ...user, ip }), action: 'account.email_changed', target: userTarget(user) });
+    return { status: 'confirmed', user, oldEmail: current.email };
   });
 }
 
@@ -131,13 +136,18 @@ export function emailChangeRefusal(outcome: { status: 'invalid' | 'taken' }): Us
  * Replaces the user's own password (the caller has checked the current one); every
  * other session of the account is closed, the caller's (keepSid) stays open.
  */
-export async function replaceOwnPassword(ctx: AppContext, userId: number, input: { newPassword: string; keepSid?: string }): Promise<User> {
+export async function replaceOwnPassword(
+  ctx: AppContext,
+  caller: { id: number; name: string; ip: string | null },
+  input: { newPassword: string; keepSid?: string },
+): Promise<User> {
   assertPasswordPolicy(input.newPassword, 'new_password');
-  const user = await existingUser(ctx, userId);
+  const user = await existingUser(ctx, caller.id);
   const passwordHash = await ctx.hasher.hash(input.newPassword);
   await inTransaction(ctx, async (tx) => {
-    await storePasswordHash(tx, userId, passwordHash);
-    await revokeAllUserSessions(tx, userId, input.keepSid ? { exceptSid: input.keepSid } : {});
+    await storePasswordHash(tx, caller.id, passwordHash);
+    const closed = await revokeAllUserSessions(tx, caller.id, input.keepSid ? { exceptSid: input.keepSid } : {});
+    await recordAudit(tx, { ...sourceOf(caller), action: 'account.password_changed', target: userTarget(user), details: { sessions_closed: closed } });
   });
   return user;
 }

@@ -2,6 +2,7 @@
 // and account setup after an invitation.
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { UserFacingError } from '../../lib/errors.js';
+import { recordAudit, sourceOf, userTarget } from '../audit.js';
 import { hasCredential, storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
@@ -47,6 +48,8 @@ export interface ResetPasswordInput {
 export interface ResetPasswordOptions {
   /** Called after the commit; the barrel wires it to sendPasswordChangedEmail. */
   onPasswordChanged?: (user: User) => Promise<void> | void;
+  /** The client address, for the audit event. */
+  ip?: string | null;
 }
 
 /**
@@ -62,8 +65,16 @@ export async function resetPassword(ctx: AppContext, input: ResetPasswordInput, 
     if (!consumed) throw invalidLink();
     await storePasswordHash(tx, consumed.userId, passwordHash);
     await markEmailVerified(tx, consumed.userId);
-    await revokeAllUserSessions(tx, consumed.userId);
-    return (await findUserById(tx, consumed.userId))!;
+    const closed = await revokeAllUserSessions(tx, consumed.userId);
+    const user = (await findUserById(tx, consumed.userId))!;
+    // The link proves the address: the account acts.
+    await recordAudit(tx, {
+      ...sourceOf({ ...user, ip: options.ip ?? null }),
+      action: 'auth.password_reset',
+      target: userTarget(user),
+      details: { sessions_closed: closed },
+    });
+    return user;
   });
   try {
     await options.onPasswordChanged?.(user);

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import session from 'express-session';
 import type { AppContext } from '../../lib/context.js';
+import { AUDIT_INSERT, auditBindings, type AuditEvent } from '../audit.js';
 
 export const SESSION_LIFETIME_MS = 7 * 86_400_000;
 export const REFRESHED_SESSION_LIFETIME_MS = 30 * 86_400_000;
@@ -54,6 +55,8 @@ interface WriteOptions {
   replaces?: string;
   /** Also delete the sessions expired before this time. */
   pruneBefore?: Date;
+  /** The audit event of this write (a login), inserted by the same statement. */
+  audit?: AuditEvent;
 }
 
 async function writeSession(ctx: AppContext, sid: string, sess: StoredSession, options: WriteOptions = {}): Promise<void> {
@@ -80,13 +83,24 @@ async function writeSession(ctx: AppContext, sid: string, sess: StoredSession, o
     removed.push(`sid IN (SELECT sid FROM ${TABLE} WHERE expire <= ? FOR UPDATE SKIP LOCKED)`);
     bindings.push(options.pruneBefore);
   }
-  if (removed.length === 0) {
+  const clauses: string[] = [];
+  const clauseBindings: Array<string | number | Date | null> = [];
+  // The deletions ride on this write: no statement of their own, nothing left running
+  // after it. The row written is left out (one statement may not touch a row twice).
+  if (removed.length > 0) {
+    clauses.push(`removed AS (DELETE FROM ${TABLE} WHERE sid <> ? AND (${removed.join(' OR ')}))`);
+    clauseBindings.push(sid, ...bindings);
+  }
+  // So does the audit event: one statement, so the session and its event exist together.
+  if (options.audit) {
+    clauses.push(`audit AS (${AUDIT_INSERT})`);
+    clauseBindings.push(...auditBindings(ctx, options.audit));
+  }
+  if (clauses.length === 0) {
     await ctx.db.raw(UPSERT, values);
     return;
   }
-  // The deletions ride on this write: no statement of their own, nothing left running
-  // after it. The row written is left out (one statement may not touch a row twice).
-  await ctx.db.raw(`WITH removed AS (DELETE FROM ${TABLE} WHERE sid <> ? AND (${removed.join(' OR ')})) ${UPSERT}`, [sid, ...bindings, ...values]);
+  await ctx.db.raw(`WITH ${clauses.join(', ')} ${UPSERT}`, [...clauseBindings, ...values]);
 }
 
 type Callback = (error?: unknown) => void;
@@ -109,6 +123,9 @@ export class SiteSessionStore extends session.Store {
   // not written twice.
   private readonly written = new WeakMap<object, string>();
   private lastPrune = 0;
+  // Audit events of the next write (login) or deletion (logout) of a session, by sid:
+  // taken by that statement, which inserts the event with it.
+  private readonly auditNext = new Map<string, AuditEvent>();
 
   constructor(private readonly ctx: AppContext) {
     super();
@@ -132,7 +149,8 @@ export class SiteSessionStore extends session.Store {
     if (prune) this.lastPrune = now;
     const replaces = this.replacing.get(sess);
     this.replacing.delete(sess);
-    writeSession(this.ctx, sid, sess, { replaces, pruneBefore: prune ? new Date(now) : undefined }).then(
+    const audit = this.takeAudit(sid);
+    writeSession(this.ctx, sid, sess, { replaces, pruneBefore: prune ? new Date(now) : undefined, audit }).then(
       () => {
         this.written.set(sess, content);
         callback?.();
@@ -142,14 +160,25 @@ export class SiteSessionStore extends session.Store {
   }
 
   override destroy(sid: string, callback?: Callback): void {
-    this.ctx
-      .db(TABLE)
-      .where({ sid })
-      .delete()
-      .then(
-        () => callback?.(),
-        (error: unknown) => callback?.(error),
-      );
+    const audit = this.takeAudit(sid);
+    const deletion = audit
+      ? this.ctx.db.raw(`WITH audit AS (${AUDIT_INSERT}) DELETE FROM ${TABLE} WHERE sid = ?`, [...auditBindings(this.ctx, audit), sid])
+      : this.ctx.db(TABLE).where({ sid }).delete();
+    deletion.then(
+      () => callback?.(),
+      (error: unknown) => callback?.(error),
+    );
+  }
+
+  /** The next write or deletion of session `sid` records `event` in the same statement. */
+  recordWithNext(sid: string, event: AuditEvent): void {
+    this.auditNext.set(sid, event);
+  }
+
+  private takeAudit(sid: string): AuditEvent | undefined {
+    const event = this.auditNext.get(sid);
+    if (event) this.auditNext.delete(sid);
+    return event;
   }
 
   override touch(sid: string, sess: StoredSession, callback?: () => void): void {

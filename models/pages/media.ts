@@ -1,6 +1,7 @@
 // The media table for image blocks: metadata of uploaded images (the file itself lives
 // under the upload directory, served at /uploads/<filename>).
 import { inTransaction, type AppContext } from '../../lib/context.js';
+import { recordAudit, sourceOfActor, type Actor, type AuditTarget } from '../audit.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { MediaRow } from '../../lib/tables.js';
 import { UPLOADS_URL_PREFIX } from '../../lib/uploads.js';
@@ -44,13 +45,21 @@ function withUrl(row: MediaRow): Media {
   return { ...row, url: mediaUrl(row.filename) };
 }
 
-export async function insertMedia(ctx: AppContext, input: MediaInput, actorId: number | null): Promise<Media> {
+function mediaTarget(row: { id: number; original_name: string; filename: string }): AuditTarget {
+  return { type: 'media', id: row.id, label: row.original_name || row.filename };
+}
+
+/** Records a stored file, and its audit event in the same transaction. */
+export async function insertMedia(ctx: AppContext, input: MediaInput, actor: Actor | null): Promise<Media> {
   const now = ctx.clock.now();
-  const [row] = await ctx
-    .db(MEDIA_TABLE)
-    .insert({ ...input, alt: input.alt ?? '', caption: input.caption ?? '', uploaded_by: actorId, created_at: now, updated_at: now })
-    .returning(MEDIA_COLUMNS);
-  return withUrl(row);
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx
+      .db(MEDIA_TABLE)
+      .insert({ ...input, alt: input.alt ?? '', caption: input.caption ?? '', uploaded_by: actor?.id ?? null, created_at: now, updated_at: now })
+      .returning(MEDIA_COLUMNS);
+    await recordAudit(tx, { ...sourceOfActor(actor), action: 'media.added', target: mediaTarget(row), details: { mime_type: row.mime_type, size: row.size } });
+    return withUrl(row);
+  });
 }
 
 export async function listMedia(ctx: AppContext, options: { limit?: number; offset?: number } = {}): Promise<{ items: Media[]; total: number }> {
@@ -101,7 +110,7 @@ export async function updateMedia(ctx: AppContext, id: number, patch: { alt?: st
  * Removes the row of a media no page uses (409 otherwise) and returns it, so the caller
  * can remove the file once the transaction has committed.
  */
-export async function deleteMedia(ctx: AppContext, id: number): Promise<Media> {
+export async function deleteMedia(ctx: AppContext, id: number, actor: Actor | null = null): Promise<Media> {
   return inTransaction(ctx, async (tx) => {
     const row = await tx.db(MEDIA_TABLE).where({ id }).forUpdate().first(MEDIA_COLUMNS);
     if (!row) throw new NotFoundError(pageMessages.mediaNotFound);
@@ -112,6 +121,7 @@ export async function deleteMedia(ctx: AppContext, id: number): Promise<Media> {
     const count = Number(users[0].n);
     if (count > 0) throw new ConflictError(pageMessages.mediaInUse(count), { code: 'media_in_use' });
     await tx.db(MEDIA_TABLE).where({ id }).delete();
+    await recordAudit(tx, { ...sourceOfActor(actor), action: 'media.removed', target: mediaTarget(row) });
     return withUrl(row);
   });
 }

@@ -2,6 +2,7 @@
 // tree's version moves in the same transaction (the sitemap's validators see deletes).
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { pageMessages } from './messages.js';
 import { PAGES_TABLE } from './schema.js';
 import { bumpTreeVersion } from './tree-state.js';
@@ -14,9 +15,9 @@ function isForeignKeyViolation(error: unknown): boolean {
  * Deletes a page. With children it answers 409 unless `cascade`, which removes the
  * whole subtree in one statement of one transaction. Returns the number of pages removed.
  */
-export async function deletePage(ctx: AppContext, id: number, options: { cascade?: boolean } = {}): Promise<number> {
+export async function deletePage(ctx: AppContext, id: number, options: { cascade?: boolean; actor?: Actor | null } = {}): Promise<number> {
   return inTransaction(ctx, async (tx): Promise<number> => {
-    const page = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first('id');
+    const page = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first('id', 'title');
     if (!page) throw new NotFoundError(pageMessages.pageNotFound);
     let removed: number;
     try {
@@ -33,6 +34,12 @@ export async function deletePage(ctx: AppContext, id: number, options: { cascade
       throw error;
     }
     await bumpTreeVersion(tx);
+    await recordAudit(tx, {
+      ...sourceOfActor(options.actor ?? null),
+      action: 'page.deleted',
+      target: { type: 'page', id, label: page.title },
+      details: { cascade: options.cascade ?? false, pages_removed: removed },
+    });
     return removed;
   });
 }

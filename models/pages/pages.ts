@@ -4,6 +4,7 @@
 // created_at only in the past, template registered, blocks and SEO checked by the
 // catalog's schemas, images pointing at existing media, subtree deletes atomic.
 import { inTransaction, type AppContext } from '../../lib/context.js';
+import { recordAudit, sourceOfActor, type Actor, type AuditTarget } from '../audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { PageRow } from '../../lib/tables.js';
 import type { Block } from './blocks.js';
@@ -145,6 +146,10 @@ export async function listPages(ctx: AppContext, options: ListPagesOptions = {})
 
 type NewPageRow = Pick<Page, 'title' | 'slug' | 'parent_id' | 'template' | 'blocks' | 'seo' | 'visibility'>;
 
+export function pageTarget(page: { id: number; title: string }): AuditTarget {
+  return { type: 'page', id: page.id, label: page.title };
+}
+
 /** Inserts a page created now by `actorId` (create and duplicate). */
 async function insertPageRow(ctx: AppContext, row: NewPageRow, actorId: number | null): Promise<Page> {
   const now = ctx.clock.now();
@@ -163,7 +168,7 @@ async function insertPageRow(ctx: AppContext, row: NewPageRow, actorId: number |
   return page;
 }
 
-export async function createPage(ctx: AppContext, input: PageInput, actorId: number | null = null, catalog: PageCatalog = createPageCatalog()): Promise<Page> {
+export async function createPage(ctx: AppContext, input: PageInput, actor: Actor | null = null, catalog: PageCatalog = createPageCatalog()): Promise<Page> {
   const title = cleanTitle(input.title);
   const template = checkTemplate(catalog, input.template ?? 'default');
   const blocks = checkBlocks(catalog, input.blocks ?? []);
@@ -175,9 +180,15 @@ export async function createPage(ctx: AppContext, input: PageInput, actorId: num
     if (parentId !== null) await assertParentExists(tx, parentId);
     await assertMediaExist(tx, blocks);
     const page = await withFreeSlug(tx, base, parentId, null, (savepoint, slug) =>
-      insertPageRow(savepoint, { title, slug, parent_id: parentId, template, blocks, seo, visibility: input.visibility ?? 'public' }, actorId),
+      insertPageRow(savepoint, { title, slug, parent_id: parentId, template, blocks, seo, visibility: input.visibility ?? 'public' }, actor?.id ?? null),
     );
     await bumpTreeVersion(tx);
+    await recordAudit(tx, {
+      ...sourceOfActor(actor),
+      action: 'page.created',
+      target: pageTarget(page),
+      details: { parent_id: page.parent_id, visibility: page.visibility },
+    });
     return page;
   });
 }
@@ -210,7 +221,7 @@ export async function updatePage(
   ctx: AppContext,
   id: number,
   patch: PagePatch,
-  actorId: number | null = null,
+  actor: Actor | null = null,
   catalog: PageCatalog = createPageCatalog(),
 ): Promise<Page> {
   const changes: Record<string, unknown> = {};
@@ -226,7 +237,7 @@ export async function updatePage(
   return inTransaction(ctx, async (tx) => {
     const moving = patch.parent_id !== undefined;
     if (moving) await tx.db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [TREE_MOVE_LOCK]);
-    const current = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first(['id', 'parent_id', 'slug', 'updated_at']);
+    const current = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first(['id', 'parent_id', 'slug', 'updated_at', 'visibility']);
     if (!current) throw new NotFoundError(pageMessages.pageNotFound);
     if (blocks) await assertMediaExist(tx, blocks);
     const parentId = moving ? (patch.parent_id ?? null) : current.parent_id;
@@ -245,7 +256,7 @@ export async function updatePage(
         .update({
           ...changes,
           ...(slug === undefined ? {} : { slug, parent_id: parentId }),
-          updated_by: actorId,
+          updated_by: actor?.id ?? null,
           updated_at: nextVersion(executor, current.updated_at),
         })
         .returning(PAGE_COLUMNS);
@@ -253,6 +264,7 @@ export async function updatePage(
     };
     const page = slugChanges ? await withFreeSlug(tx, base, parentId, id, (savepoint, slug) => write(savepoint, slug)) : await write(tx);
     await bumpTreeVersion(tx);
+    await recordAudit(tx, { ...sourceOfActor(actor), ...pageUpdateEvent(current, page, patch) });
     return page;
   });
 }
@@ -268,7 +280,7 @@ export async function editPageBlocks(
   id: number,
   version: string,
   edit: (blocks: Block[]) => Block[],
-  actorId: number | null = null,
+  actor: Actor | null = null,
   catalog: PageCatalog = createPageCatalog(),
 ): Promise<Page> {
   return inTransaction(ctx, async (tx) => {
@@ -278,12 +290,12 @@ export async function editPageBlocks(
       throw new ConflictError(pageMessages.stalePage, { code: 'stale_page' });
     }
     const blocks = edit(Array.isArray(current.blocks) ? [...current.blocks] : []);
-    return updatePage(tx, id, { blocks }, actorId, catalog);
+    return updatePage(tx, id, { blocks }, actor, catalog);
   });
 }
 
 /** A copy titled «… (copie)», same parent, template, blocks, SEO and visibility, created now. */
-export async function duplicatePage(ctx: AppContext, id: number, actorId: number | null = null): Promise<Page> {
+export async function duplicatePage(ctx: AppContext, id: number, actor: Actor | null = null): Promise<Page> {
   return inTransaction(ctx, async (tx) => {
     const source = await getPage(tx, id);
     // Keeps the media the copy shows from being deleted before it commits.
@@ -294,9 +306,34 @@ export async function duplicatePage(ctx: AppContext, id: number, actorId: number
     const title = (source.title.slice(0, TITLE_MAX_LENGTH - COPY_SUFFIX.length) + COPY_SUFFIX).trim();
     const { parent_id, template, blocks, seo, visibility } = source;
     const copy = await withFreeSlug(tx, source.slug, source.parent_id, null, (savepoint, slug) =>
-      insertPageRow(savepoint, { title, slug, parent_id, template, blocks, seo, visibility }, actorId),
+      insertPageRow(savepoint, { title, slug, parent_id, template, blocks, seo, visibility }, actor?.id ?? null),
     );
     await bumpTreeVersion(tx);
+    await recordAudit(tx, {
+      ...sourceOfActor(actor),
+      action: 'page.created',
+      target: pageTarget(copy),
+      details: { copy_of: id, parent_id: copy.parent_id, visibility },
+    });
     return copy;
   });
+}
+
+/**
+ * One event per write, named by what matters most in it: a move (new parent), then a
+ * publication change (visibility), else an update; `fields` lists every field written.
+ */
+function pageUpdateEvent(
+  before: { parent_id: number | null; visibility: string },
+  page: Page,
+  patch: PagePatch,
+): { action: string; target: AuditTarget; details: Record<string, unknown> } {
+  const fields = Object.keys(patch).filter((key) => patch[key as keyof PagePatch] !== undefined);
+  const target = pageTarget(page);
+  if (page.parent_id !== before.parent_id)
+    return { action: 'page.moved', target, details: { fields, from_parent_id: before.parent_id, to_parent_id: page.parent_id } };
+  if (page.visibility !== before.visibility) {
+    return { action: page.visibility === 'public' ? 'page.published' : 'page.unpublished', target, details: { fields, visibility: page.visibility } };
+  }
+  return { action: 'page.updated', target, details: { fields } };
 }
