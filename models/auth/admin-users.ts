@@ -108,7 +108,8 @@ export async function createUser(ctx: AppContext, caller: Caller, data: NewUserB
       return { user };
     }
     const { token } = await issueToken(tx, 'account_setup', user);
-    return { user, setupToken: token };
+    // Read again: the answer shows the invitation's expiry.
+    return { user: (await findUserById(tx, user.id))!, setupToken: token };
   });
 }
 

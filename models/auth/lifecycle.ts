@@ -48,8 +48,9 @@ async function assertNotLastAdministrator(tx: AppContext, target: { id: number; 
 }
 
 /**
- * POST /app/api/users/:id/suspend: the account keeps its data; every session closes in
- * the same transaction, and its logins are refused («Ce compte est suspendu.», said only
+ * POST /app/api/users/:id/suspend: the account keeps its data; every session (and any
+ * login waiting for its second factor) closes in the same transaction, and its logins
+ * are refused («Ce compte est suspendu.», said only
  * after the right password). A second suspension is a 409.
  */
 export async function suspendUser(ctx: AppContext, caller: Caller, id: number, reason?: string): Promise<User> {
@@ -62,6 +63,8 @@ export async function suspendUser(ctx: AppContext, caller: Caller, id: number, r
     const suspendedReason = reason?.trim() || null;
     await tx.db('app_auth_users').where({ id }).update({ suspended_at: tx.clock.now(), suspended_reason: suspendedReason, updated_at: tx.db.fn.now() });
     const closed = await revokeAllUserSessions(tx, id);
+    // A login waiting for its second factor would otherwise still open a session.
+    await tx.db('app_auth_pending_logins').where({ user_id: id }).delete();
     await recordAudit(tx, {
       ...actorOf(caller),
       action: 'user.suspended',
