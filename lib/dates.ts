@@ -4,9 +4,9 @@ export type DateInput = Date | string | number | null | undefined;
 
 export interface FrenchDates {
   /** «23 novembre 2026 à 14:05»; '' for no date. */
-  dateTime(value: DateInput): string;
+  dateTime: (value: DateInput) => string;
   /** «23 novembre 2026»; '' for no date. */
-  date(value: DateInput): string;
+  date: (value: DateInput) => string;
 }
 
 function toDate(value: DateInput): Date | undefined {

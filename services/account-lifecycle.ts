@@ -83,8 +83,6 @@ export async function exportOwnData(ctx: AppContext, caller: Acting & { sid: str
     allAuditEvents(ctx, { target_type: 'user', target_id: String(caller.id) }),
   ]);
   const seen = new Set<number>();
-  const audit = [...asActor, ...asTarget]
-    .filter((event) => !seen.has(event.id) && seen.add(event.id))
-    .sort((a, b) => b.id - a.id);
+  const audit = [...asActor, ...asTarget].filter((event) => !seen.has(event.id) && seen.add(event.id)).sort((a, b) => b.id - a.id);
   return { exported_at: ctx.clock.now().toISOString(), profile, roles, sessions, audit_events: audit };
 }
