@@ -1,11 +1,13 @@
 // createApp(config) builds the Express application and its one application context;
 // this file listens only when run as the entry point (`node dist/app.js`), so tests
 // build apps in-process (several at once if they like: nothing is shared between them).
+import cluster from 'node:cluster';
 import http, { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { startAuditRetention } from './services/audit-retention.js';
+import { runPrimary, STOP_MESSAGE } from './lib/cluster.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
 import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
@@ -179,9 +181,24 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   bootLogger.level = config.logLevel;
+  const migrate = process.argv.includes('--migrate');
+  // WEB_CONCURRENCY above 1: this process becomes the cluster's primary (lib/cluster.ts)
+  // and forks the workers, which run this same file and take the branch below.
+  const worker = cluster.isWorker ? cluster.worker?.id : undefined;
+  if (worker === undefined && config.webConcurrency > 1) {
+    await runPrimary(config, { migrate, migrationDirectories: migrationDirectories(collectModules(SITE_MODULES).migrationDirectories) }).catch(
+      (error: unknown) => {
+        bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
+        process.exit(1);
+      },
+    );
+    return;
+  }
+  if (worker !== undefined) config = { ...config, worker };
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
-    running = await startServer(config, { migrate: process.argv.includes('--migrate') });
+    // A worker never migrates: its primary did, once, before forking it.
+    running = await startServer(config, { migrate: migrate && worker === undefined });
   } catch (error) {
     bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
     process.exit(1);
@@ -189,15 +206,22 @@ async function main(): Promise<void> {
   const { logger } = running.app.locals.ctx;
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl }, 'server listening');
+  // In a cluster the primary says «server listening» once every worker listens.
+  logger.info(
+    { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl },
+    worker ? 'worker listening' : 'server listening',
+  );
+  // Once per start: by the single process, or by the cluster's first worker (the others
+  // share its setup code and outbox).
+  const firstOfAll = worker === undefined || worker === 1;
   // Only here, never on a page: whoever reads the server's log is whoever runs it (when
   // the database cannot say whether an account exists, printing it harms nothing).
-  if (setupCodeRequired(config) && (await needsFirstRun(running.app.locals.ctx).catch(() => true))) {
+  if (firstOfAll && setupCodeRequired(config) && (await needsFirstRun(running.app.locals.ctx).catch(() => true))) {
     const { setupCode } = running.app.locals.ctx.memo;
     logger.warn({ setupCode }, `no account exists yet and the server listens beyond loopback: the first-run form asks for this setup code: ${setupCode}`);
   }
   const outbox = running.app.locals.ctx.mailer.outboxDirectory();
-  if (outbox) logger.warn({ outbox }, 'SMTP_URL is not set: emails are written to the outbox folder, not sent');
+  if (firstOfAll && outbox) logger.warn({ outbox }, 'SMTP_URL is not set: emails are written to the outbox folder, not sent');
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {
@@ -223,7 +247,18 @@ async function main(): Promise<void> {
   // `on`, not `once`: a loader such as tsx exits the process itself when it sees no
   // other listener left for the signal.
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  if (worker === undefined) {
+    process.on('SIGINT', () => shutdown('SIGINT'));
+  } else {
+    // Ctrl-C reaches every process of the terminal's group: the primary stops the
+    // workers one by one, so a worker waits for its turn (its message) rather than
+    // stopping with all the others at once. A SIGTERM of its own stops it (the primary
+    // starts another).
+    process.on('SIGINT', () => logger.debug('SIGINT: the primary stops this worker in turn'));
+    process.on('message', (message: { type?: unknown } | null) => {
+      if (message?.type === STOP_MESSAGE) shutdown('primary');
+    });
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -66,6 +66,19 @@ export interface Config {
   metricsToken: string | undefined;
   /** Days an audit event is kept (AUDIT_RETENTION_DAYS, default 365); older ones are pruned daily. */
   auditRetentionDays: number;
+  /** Bytes of the public read cache (PAGE_CACHE_MB, default 32; 0 turns it off). */
+  pageCacheBytes: number;
+  /** `s-maxage` of public answers for a shared cache in front (PUBLIC_CACHE_SECONDS, default 0). */
+  publicCacheSeconds: number;
+  /** Processes serving the site (WEB_CONCURRENCY: a number, or `auto` = CPU cores); above 1 a node:cluster primary forks them. */
+  webConcurrency: number;
+  /**
+   * The first-run setup code handed down by the cluster primary (SITE_SETUP_CODE, set by
+   * lib/cluster.ts in its workers' environment), so every worker asks for the same one.
+   */
+  setupCode: string | undefined;
+  /** This process's number among the cluster's workers (set by the worker's start, never from the environment). */
+  worker?: number;
 }
 
 /** What the database needs and nothing else (the knex CLI's knexfile). */
@@ -139,6 +152,10 @@ interface Env extends DatabaseEnv {
   PASSWORD_HASH_THREADS: number;
   METRICS_TOKEN?: string;
   AUDIT_RETENTION_DAYS: number;
+  PAGE_CACHE_MB: number;
+  PUBLIC_CACHE_SECONDS: number;
+  WEB_CONCURRENCY: number | 'auto';
+  SITE_SETUP_CODE?: string;
 }
 
 const databaseKeys = {
@@ -175,17 +192,48 @@ const envSchema = Joi.object<Env>({
     .messages({ 'string.pattern.base': '{{#label}} may hold only letters, digits and . _ ~ + / = -' }),
   // Whole days, at least one; a hundred years at most.
   AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(365),
+  // Megabytes, fractions allowed (0.5); 0 turns the public read cache off.
+  PAGE_CACHE_MB: Joi.number().min(0).max(65536).default(32),
+  // A year at most, as for any max-age.
+  PUBLIC_CACHE_SECONDS: Joi.number().integer().min(0).max(31_536_000).default(0),
+  WEB_CONCURRENCY: Joi.alternatives()
+    .try(Joi.number().integer().min(1).max(64), Joi.string().valid('auto'))
+    .default(1)
+    .messages({ 'alternatives.match': '{{#label}} must be a number of processes from 1 to 64, or "auto" (one per CPU core)' }),
+  SITE_SETUP_CODE: Joi.string().pattern(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/),
 })
   .unknown(true)
   .messages({ 'any.only': '{{#label}} must be one of {{#valids}}' });
 
+// Two processes starting together on one DATA_DIR must end with one secret: the file is
+// created exclusively (`wx`), and whoever loses the race reads the winner's. A cluster
+// primary reads it once and hands it to its workers (lib/cluster.ts).
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'session-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) return readSecretFile(file);
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  try {
+    writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readSecretFile(file);
+    throw error;
+  }
   return secret;
+}
+
+// The winner of the race may not have written its line yet: an empty file is read again.
+function readSecretFile(file: string): string {
+  for (let attempt = 0; ; attempt++) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret || attempt === 50) return secret;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  }
+}
+
+/** WEB_CONCURRENCY as a number: `auto` is the CPU cores this process may use (1 on a one-core box: no cluster). */
+export function resolveConcurrency(value: number | 'auto', cores = os.availableParallelism()): number {
+  return value === 'auto' ? Math.max(1, Math.min(64, cores)) : value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -232,6 +280,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits,
     metricsToken: value.METRICS_TOKEN,
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
+    pageCacheBytes: Math.floor(value.PAGE_CACHE_MB * 1024 * 1024),
+    publicCacheSeconds: value.PUBLIC_CACHE_SECONDS,
+    webConcurrency: resolveConcurrency(value.WEB_CONCURRENCY),
+    setupCode: value.SITE_SETUP_CODE,
   };
 }
 

@@ -51,7 +51,7 @@ export interface AppContext {
 }
 
 export function createContext(config: Config & { databaseUrl: string }, site: SiteRegistry): AppContext {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.worker === undefined ? undefined : { worker: config.worker, pid: process.pid });
   const clock = new Clock();
   // Collected only when someone may read them: without a token /metrics does not exist.
   const metrics = config.metricsToken ? createMetrics() : metricsOff;
@@ -64,7 +64,14 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     logger,
     background: new BackgroundTasks(logger),
     site,
-    memo: { accountExists: false, databaseDown: false, lastRateLimitSweep: 0, loggedOnce: new Set(), setupCode: newSetupCode(), stopping: false },
+    memo: {
+      accountExists: false,
+      databaseDown: false,
+      lastRateLimitSweep: 0,
+      loggedOnce: new Set(),
+      setupCode: config.setupCode ?? newSetupCode(),
+      stopping: false,
+    },
     metrics,
   };
 }

@@ -1,0 +1,206 @@
+// Several processes on one host (WEB_CONCURRENCY above 1): a node:cluster primary that
+// serves nothing itself. It starts the embedded PostgreSQL when DATABASE_URL is unset,
+// applies or checks the migrations once, then forks the workers, each a whole server
+// (app.ts) on the shared port, and hands them what must be the same in all of them:
+// the database URL, the session secret, the first-run setup code, and each one's share
+// of the password-hashing threads. It replaces a worker that dies (with a back-off, so
+// one that dies at start does not fork in a loop) and, on SIGTERM or SIGINT, stops them
+// one by one with the server's own graceful stop, then the database, then exits.
+import cluster, { type Worker } from 'node:cluster';
+import { ConfigError, type Config } from './config.js';
+import { createKnex } from './db.js';
+import { ensureDatabase } from './embedded-postgres.js';
+import { createLogger, type Logger } from './logger.js';
+import { migrateLatest, pendingMigrations } from './migrations.js';
+import { newSetupCode } from './setup-code.js';
+
+/** The message a worker receives when the primary stops it (app.ts runs its graceful stop). */
+export const STOP_MESSAGE = 'site:stop';
+
+/**
+ * Each worker's number of hashing threads: `total` (PASSWORD_HASH_THREADS, by default
+ * CPU cores − 1) split between the workers, the first ones taking the remainder, and
+ * never less than one each (a worker without a thread could not log anyone in).
+ */
+export function hashThreadShares(total: number, workers: number): number[] {
+  const base = Math.floor(total / workers);
+  const extra = total % workers;
+  return Array.from({ length: workers }, (_, index) => Math.max(1, base + (index < extra ? 1 : 0)));
+}
+
+export interface BackOff {
+  /** Wait before the first restart of a worker that died young. */
+  firstMs: number;
+  /** The longest wait, however often it died. */
+  maxMs: number;
+  /** A worker that lived this long died of something else than its start: replaced at once. */
+  stableMs: number;
+}
+
+export const RESTART_BACK_OFF: BackOff = { firstMs: 1000, maxMs: 60_000, stableMs: 30_000 };
+
+/** Wait before restarting a slot whose workers died young `youngDeaths` times in a row (0: at once). */
+export function restartDelay(youngDeaths: number, backOff: BackOff = RESTART_BACK_OFF): number {
+  if (youngDeaths <= 0) return 0;
+  return Math.min(backOff.maxMs, backOff.firstMs * 2 ** (youngDeaths - 1));
+}
+
+export interface PrimaryOptions {
+  /** Apply pending migrations before forking (`npm start`); otherwise refuse to start while some are pending. */
+  migrate: boolean;
+  /** The site's migration directories (core and modules). */
+  migrationDirectories: string[];
+  /** How long a worker may take to stop before it is killed (its own limit is 10 s). */
+  stopTimeoutMs?: number;
+}
+
+interface Slot {
+  index: number;
+  threads: number;
+  worker?: Worker;
+  startedAt: number;
+  listening: boolean;
+  youngDeaths: number;
+  restart?: NodeJS.Timeout;
+}
+
+/** Prepares the database, forks the workers and supervises them until a signal stops everything. */
+export async function runPrimary(config: Config, options: PrimaryOptions): Promise<void> {
+  const logger = createLogger(config.logLevel, { primary: true, pid: process.pid });
+  const database = await ensureDatabase(config, logger);
+  try {
+    await prepareSchema(database.url, options, logger);
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+
+  const count = config.webConcurrency;
+  const shares = hashThreadShares(config.passwordHashThreads, count);
+  // The same in every worker: sessions and form tokens made by one are read by another.
+  const sharedEnv = {
+    DATABASE_URL: database.url,
+    SESSION_SECRET: config.sessionSecret,
+    SITE_SETUP_CODE: config.setupCode ?? newSetupCode(),
+  };
+  const slots: Slot[] = shares.map((threads, index) => ({ index, threads, startedAt: 0, listening: false, youngDeaths: 0 }));
+  let up = false;
+  let stopping: Promise<void> | undefined;
+
+  const fork = (slot: Slot) => {
+    slot.restart = undefined;
+    slot.listening = false;
+    slot.startedAt = Date.now();
+    slot.worker = cluster.fork({ ...sharedEnv, PASSWORD_HASH_THREADS: String(slot.threads) });
+  };
+  const slotOf = (worker: Worker) => slots.find((slot) => slot.worker === worker);
+
+  cluster.on('listening', (worker) => {
+    const slot = slotOf(worker);
+    if (!slot || slot.listening) return;
+    slot.listening = true;
+    if (up) {
+      logger.info({ slot: slot.index, workerPid: worker.process.pid }, 'worker replaced');
+    } else if (slots.every((each) => each.listening)) {
+      up = true;
+      logger.info(
+        {
+          url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`,
+          baseUrl: config.baseUrl,
+          workers: count,
+          workerPids: slots.map((each) => each.worker?.process.pid),
+          hashThreads: shares,
+        },
+        'server listening',
+      );
+    }
+  });
+
+  cluster.on('exit', (worker, code, signal) => {
+    const slot = slotOf(worker);
+    if (!slot) return;
+    slot.worker = undefined;
+    if (stopping) return;
+    if (!up) {
+      // A worker that cannot start (port taken, database unreachable…) has said why in
+      // its own lines; retrying would not help, so the start fails as one process would.
+      logger.fatal({ slot: slot.index, workerPid: worker.process.pid, code, signal }, 'a worker could not start: stopping');
+      void stop(1);
+      return;
+    }
+    const lived = Date.now() - slot.startedAt;
+    slot.youngDeaths = lived < RESTART_BACK_OFF.stableMs ? slot.youngDeaths + 1 : 0;
+    const delayMs = restartDelay(slot.youngDeaths);
+    logger.error({ slot: slot.index, workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delayMs }, 'worker exited: starting another');
+    slot.restart = setTimeout(() => fork(slot), delayMs);
+  });
+
+  const stopWorker = (slot: Slot, timeoutMs: number): Promise<boolean> => {
+    const worker = slot.worker;
+    if (!worker || worker.isDead()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const kill = setTimeout(() => {
+        logger.error({ slot: slot.index, workerPid: worker.process.pid }, 'worker did not stop in time: killed');
+        worker.process.kill('SIGKILL');
+      }, timeoutMs);
+      worker.once('exit', (code) => {
+        clearTimeout(kill);
+        resolve(code === 0);
+      });
+      try {
+        worker.send({ type: STOP_MESSAGE });
+      } catch {
+        worker.process.kill('SIGTERM');
+      }
+    });
+  };
+
+  // One by one: while one worker finishes its requests, the others take the new connections.
+  const stop = (exitCode: number) =>
+    (stopping ??= (async () => {
+      for (const slot of slots) clearTimeout(slot.restart);
+      let clean = exitCode === 0;
+      for (const slot of slots) {
+        if (!(await stopWorker(slot, options.stopTimeoutMs ?? 15_000))) clean = false;
+      }
+      await database.stop();
+      logger.info('stopped');
+      process.exit(clean ? exitCode : 1);
+    })());
+
+  const onSignal = (signal: string) => {
+    if (stopping) return;
+    logger.info({ signal }, 'shutting down: stopping the workers one by one');
+    void stop(0);
+  };
+  // `on`, not `once`: a loader such as tsx exits the process itself when it sees no
+  // other listener left for the signal.
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  logger.info({ workers: count, hashThreads: shares }, 'starting the workers');
+  for (const slot of slots) fork(slot);
+}
+
+/** Migrations run here, once, before any worker exists (same lock as `npm run migrate`). */
+async function prepareSchema(url: string, options: PrimaryOptions, logger: Logger): Promise<void> {
+  // Two connections: the migration lock holds one while the migrations run on the other.
+  const knex = createKnex(url, { poolMax: 2, logger });
+  try {
+    const { migrationDirectories: directories } = options;
+    if (options.migrate) {
+      const onWait = () => logger.info('another process is migrating this database: waiting for it to finish');
+      const { batch, migrations } = await migrateLatest(knex, { directories, onWait });
+      if (migrations.length > 0) logger.info({ batch, applied: migrations }, 'migrations applied');
+    }
+    const pending = await pendingMigrations(knex, { directories });
+    if (pending.length > 0) {
+      throw new ConfigError(
+        `The database schema is not up to date (${pending.length} pending migration(s): ${pending.join(', ')}). ` +
+          'Run `npm run migrate` (or `npx knex migrate:latest` with DATABASE_URL set) before starting the server.',
+      );
+    }
+  } finally {
+    await knex.destroy();
+  }
+}
