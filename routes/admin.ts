@@ -7,6 +7,7 @@ import { Router, type RequestHandler } from 'express';
 import { showAdminLanding } from '../controllers/admin/landing.js';
 import * as roles from '../controllers/admin/roles.js';
 import * as forms from '../controllers/admin/schemas.js';
+import * as twoFactor from '../controllers/admin/two-factor.js';
 import * as userForms from '../controllers/admin/user-forms.js';
 import * as lifecycle from '../controllers/admin/user-lifecycle.js';
 import * as users from '../controllers/admin/users.js';
@@ -93,6 +94,14 @@ export const coreAdminRoutes: AnyRoute[] = [
     params: idParams,
     form: { name: 'invitation', rerender: detail },
     handler: userForms.resendUserInvitation,
+  }),
+  route({
+    method: 'post',
+    path: '/users/:id/2fa/delete',
+    access: manageUsers,
+    params: idParams,
+    form: { name: 'two-factor', rerender: detail },
+    handler: twoFactor.resetUserTwoFactor,
   }),
   // Suspension and deletion: a confirmation page each (no JavaScript), then the form.
   route({ method: 'get', path: '/users/:id/suspend', access: manageUsers, params: idParams, handler: (call) => lifecycle.confirmSuspendUser(call) }),

@@ -89,6 +89,7 @@ export async function renewRecoveryCodes(
   user: SessionUser,
   input: { currentPassword: string; code: string },
 ): Promise<string[]> {
+  if (!user.second_factor_enabled) throw new ConflictError(twoFactorMessages.notEnabled, { code: 'two_factor_disabled' });
   await verifyCurrentPassword(ctx, req, user.id, input.currentPassword);
   const { codes, kind } = await inTransaction(ctx, async (tx) => {
     const kind = await requireSecondFactor(tx, req, user, input.code);

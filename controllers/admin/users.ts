@@ -12,6 +12,7 @@ import { inviteUser } from '../../services/users.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from './messages.js';
 import type { InviteForm } from './schemas.js';
+import { twoFactorStatus } from '../../models/auth/two-factor.js';
 import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
 
 export const USERS_PAGE_SIZE = 25;
@@ -67,12 +68,13 @@ export async function saveInvitation({ ctx, req, res, body }: Call<Record<string
 export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx, req } = call;
   const id = pathId(call);
-  const [user, userRoles, roles, sessions, credential] = await Promise.all([
+  const [user, userRoles, roles, sessions, credential, twoFactor] = await Promise.all([
     getUser(ctx, id),
     listUserRoles(ctx, id),
     roleOptions(ctx),
     countUserSessions(ctx, id),
     hasCredential(ctx, id),
+    twoFactorStatus(ctx, id),
   ]);
   const held = new Set(userRoles.map((role) => role.name));
   await renderAdmin(
@@ -85,6 +87,7 @@ export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, sta
       roles,
       assignable: roles.filter((role) => !held.has(role.name)).map((role) => ({ value: role.id, label: role.name })),
       sessions,
+      twoFactor,
       pendingInvitation: !credential,
       now: ctx.clock.now().toISOString(),
       canManage: hasPermission(req, 'users.manage'),

@@ -43,6 +43,16 @@ function profileSamples(prefix: string): Record<string, Sample> {
       ok: 303,
       path: async (f) => `${prefix}/sessions/${f.caller ? (await logIn(f.ctx, f.caller)).publicId : 'a'.repeat(32)}/delete`,
     },
+    // Two-step verification (none set up: a refusal on the page still shows the guard let the caller through)
+    [`GET ${prefix}/2fa`]: { ok: 200, path: () => `${prefix}/2fa` },
+    [`POST ${prefix}/2fa/setup`]: { ok: 303, path: () => `${prefix}/2fa/setup`, fields: () => ({ current_password: PASSWORD }) },
+    [`POST ${prefix}/2fa/enable`]: { ok: 409, path: () => `${prefix}/2fa/enable`, fields: () => ({ code: '123456' }) },
+    [`POST ${prefix}/2fa/recovery-codes`]: {
+      ok: 409,
+      path: () => `${prefix}/2fa/recovery-codes`,
+      fields: () => ({ current_password: PASSWORD, code: '123456' }),
+    },
+    [`POST ${prefix}/2fa/disable`]: { ok: 409, path: () => `${prefix}/2fa/disable`, fields: () => ({ current_password: PASSWORD, code: '123456' }) },
     [`GET ${prefix}/delete`]: { ok: 200, path: () => `${prefix}/delete` },
     // The fixture holds another administrator: even an administrator caller may leave.
     [`POST ${prefix}/delete`]: { ok: 303, path: () => `${prefix}/delete`, fields: () => ({ current_password: PASSWORD }) },
@@ -67,6 +77,8 @@ const SAMPLES: Record<string, Sample> = {
   'POST /admin/users/:id/send-password-reset': { ok: 303, path: (f) => `/admin/users/${f.target.id}/send-password-reset` },
   // The target has a password: the refusal (409, on the page) still shows the guard let the caller through.
   'POST /admin/users/:id/resend-invitation': { ok: 409, path: (f) => `/admin/users/${f.target.id}/resend-invitation` },
+  // The target has no two-step verification: the refusal (409, on the page) still shows the guard let the caller through.
+  'POST /admin/users/:id/2fa/delete': { ok: 409, path: (f) => `/admin/users/${f.target.id}/2fa/delete` },
   'GET /admin/users/:id/suspend': { ok: 200, path: (f) => `/admin/users/${f.target.id}/suspend` },
   'POST /admin/users/:id/suspend': { ok: 303, path: (f) => `/admin/users/${f.target.id}/suspend`, fields: () => ({ reason: 'Vérification' }) },
   // The target is not suspended: the refusal (409, on the page) still shows the guard let the caller through.
@@ -83,6 +95,8 @@ const SAMPLES: Record<string, Sample> = {
   'POST /admin/roles/:id': { ok: 303, path: (f) => `/admin/roles/${f.spareRoleId}`, fields: () => ({ name: `renamed-${unique()}`, description: 'Modifié' }) },
   'GET /admin/roles/:id/delete': { ok: 200, path: (f) => `/admin/roles/${f.spareRoleId}/delete` },
   'POST /admin/roles/:id/delete': { ok: 303, path: (f) => `/admin/roles/${f.spareRoleId}/delete` },
+  // Audit log
+  'GET /admin/audit': { ok: 200, path: () => '/admin/audit?action=auth.login' },
   // Pages module: pages and blocks
   'GET /admin/pages': { ok: 200, path: () => '/admin/pages' },
   'GET /admin/pages/new': { ok: 200, path: () => '/admin/pages/new' },

@@ -52,6 +52,16 @@ const SAMPLES: Record<string, Sample> = {
     ok: 204,
     path: async (f) => `/users/profile/sessions/${f.caller ? (await logIn(f.ctx, f.caller)).publicId : 'a'.repeat(32)}`,
   },
+  // Two-step verification of the caller (none set up: a 409 still shows that the guard let the caller through)
+  'GET /users/profile/2fa': { ok: 200, path: () => '/users/profile/2fa' },
+  'POST /users/profile/2fa/setup': { ok: 200, path: () => '/users/profile/2fa/setup', body: () => ({ current_password: PASSWORD }) },
+  'POST /users/profile/2fa/enable': { ok: 409, path: () => '/users/profile/2fa/enable', body: () => ({ code: '123456' }) },
+  'POST /users/profile/2fa/recovery-codes': {
+    ok: 409,
+    path: () => '/users/profile/2fa/recovery-codes',
+    body: () => ({ current_password: PASSWORD, code: '123456' }),
+  },
+  'DELETE /users/profile/2fa': { ok: 409, path: () => '/users/profile/2fa', body: () => ({ current_password: PASSWORD, code: '123456' }) },
   // Users (users.view / users.manage)
   'GET /users': { ok: 200, path: () => '/users?limit=10' },
   'POST /users': { ok: 201, path: () => '/users', body: () => ({ email: `new-${unique()}@example.com`, name: 'Nouveau', password: PASSWORD }) },
@@ -64,6 +74,8 @@ const SAMPLES: Record<string, Sample> = {
   'POST /users/:id/resend-invitation': { ok: 409, path: (f) => `/users/${f.target.id}/resend-invitation` },
   'POST /users/:id/invitation': { ok: 409, path: (f) => `/users/${f.target.id}/invitation` },
   'DELETE /users/:id': { ok: 204, path: (f) => `/users/${f.target.id}` },
+  // The target has no two-step verification: a 409 still shows that the guard let the caller through.
+  'DELETE /users/:id/2fa': { ok: 409, path: (f) => `/users/${f.target.id}/2fa` },
   'POST /users/:id/suspend': { ok: 200, path: (f) => `/users/${f.target.id}/suspend`, body: () => ({ reason: 'Vérification' }) },
   // The target is not suspended: a 409 still shows that the guard let the caller through.
   'DELETE /users/:id/suspend': { ok: 409, path: (f) => `/users/${f.target.id}/suspend` },
@@ -77,6 +89,8 @@ const SAMPLES: Record<string, Sample> = {
   'PUT /roles/:id': { ok: 200, path: (f) => `/roles/${f.spareRoleId}`, body: () => ({ description: 'Modifié' }) },
   'DELETE /roles/:id': { ok: 204, path: (f) => `/roles/${f.spareRoleId}` },
   'GET /permissions': { ok: 200, path: () => '/permissions' },
+  // Audit log (audit.view)
+  'GET /audit': { ok: 200, path: () => '/audit?action=auth.login&limit=10' },
   // Pages module: admin routes (pages.view / pages.manage)
   'GET /admin/pages': { ok: 200, path: () => '/admin/pages' },
   'POST /admin/pages': { ok: 201, path: () => '/admin/pages', body: () => ({ title: `Nouvelle ${unique()}` }) },
