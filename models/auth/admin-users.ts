@@ -105,7 +105,8 @@ export async function createUser(ctx: AppContext, caller: Caller, data: NewUserB
     await recordAudit(tx, { ...sourceOf(caller), action, target: userTarget(user), details: { role: role.name } });
     if (passwordHash !== undefined) {
       await storePasswordHash(tx, user.id, passwordHash);
-      return { user };
+      // Read again: with its password, the account has no pending invitation.
+      return { user: (await findUserById(tx, user.id))! };
     }
     const { token } = await issueToken(tx, 'account_setup', user);
     // Read again: the answer shows the invitation's expiry.

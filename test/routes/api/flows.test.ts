@@ -51,7 +51,21 @@ describe('/app/api flows with email', () => {
       const created = await request(app).post('/app/api/users').set('Cookie', admin.cookie).send({ email: 'dan@example.com', name: 'Dan', password: PASSWORD });
       expect(created.status).to.equal(201);
       expect(created.body).to.include({ email_verified: true, role: 'user' });
-      expect(created.body).to.have.all.keys('id', 'email', 'name', 'role', 'roles', 'email_verified', 'image', 'created_at', 'updated_at');
+      expect(created.body).to.have.all.keys(
+        'id',
+        'email',
+        'name',
+        'role',
+        'roles',
+        'email_verified',
+        'image',
+        'created_at',
+        'updated_at',
+        'suspended_at',
+        'suspended_reason',
+        'invitation',
+      );
+      expect(created.body).to.include({ invitation: null, suspended_at: null });
       const client = new FormClient(app, clock);
       expect((await client.submit('/auth/login', { email: 'dan@example.com', password: PASSWORD })).status).to.equal(303);
       expect(smtp.messages).to.have.length(0);

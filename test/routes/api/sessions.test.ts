@@ -23,7 +23,8 @@ describe('profile sessions (/app/api/users/profile/sessions)', () => {
     const byId = Object.fromEntries(response.body.items.map((item: { id: string }) => [item.id, item]));
     expect(byId[me.publicId]).to.include({ current: true, ip: '127.0.0.1' });
     expect(byId[phone.publicId]).to.include({ current: false, user_agent: 'Phone browser' });
-    expect(byId[me.publicId]).to.have.keys('id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at', 'current');
+    // The device in words and the last activity in French sit beside the raw fields.
+    expect(byId[me.publicId]).to.have.keys('id', 'ip', 'user_agent', 'device', 'created_at', 'last_seen_at', 'last_seen_label', 'expires_at', 'current');
     expect(JSON.stringify(response.body)).not.to.include(me.sid);
   });
 
