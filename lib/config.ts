@@ -163,6 +163,11 @@ const databaseKeys = {
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
 };
 
+// One message whatever the mistake (0, 2.5, 65, "many").
+const concurrencyMessage = '{{#label}} must be a number of processes from 1 to 64, or "auto" (one per CPU core)';
+const concurrencyKeys = ['number.base', 'number.integer', 'number.min', 'number.max', 'number.unsafe', 'any.only', 'alternatives.types', 'alternatives.match'];
+const concurrencyMessages = Object.fromEntries(concurrencyKeys.map((key) => [key, concurrencyMessage]));
+
 const envSchema = Joi.object<Env>({
   NODE_ENV: Joi.string().valid('production', 'development', 'test').default('development'),
   DATA_DIR: Joi.string(),
@@ -197,9 +202,7 @@ const envSchema = Joi.object<Env>({
   // A year at most, as for any max-age.
   PUBLIC_CACHE_SECONDS: Joi.number().integer().min(0).max(31_536_000).default(0),
   WEB_CONCURRENCY: Joi.alternatives()
-    .try(Joi.number().integer().min(1).max(64), Joi.string().valid('auto'))
-    .default(1)
-    .messages({ 'alternatives.match': '{{#label}} must be a number of processes from 1 to 64, or "auto" (one per CPU core)' }),
+    .try(Joi.number().integer().min(1).max(64).messages(concurrencyMessages),
   SITE_SETUP_CODE: Joi.string().pattern(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/),
 })
   .unknown(true)
