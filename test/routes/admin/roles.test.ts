@@ -37,11 +37,18 @@ describe('/admin/roles screens', () => {
     const client = await admin();
     const form = await client.get('/admin/roles/new');
     const legends = [...form.text.matchAll(/<legend>([^<]+)<\/legend>/g)].map((match) => match[1]);
-    expect(legends).to.deep.equal(['Administration', 'Utilisateurs', 'Rôles', 'Pages']);
+    // The catalogue's sections, then the role's own setting (two-step verification).
+    expect(legends.slice(0, 3)).to.deep.equal(['Administration', 'Utilisateurs', 'Rôles']);
+    expect(legends.slice(-2)).to.deep.equal(['Pages', 'Sécurité']);
     expect(form.text).to.include('name="permissions" value="users.manage"');
     const adminRole = (await roleNamed('admin'))!;
     const adminPage = await client.get(`/admin/roles/${adminRole.id}`);
-    expect(adminPage.text).to.include('disabled').and.not.include('Enregistrer</button>');
+    // Its permissions are fixed; whether its holders must use two-step verification is not.
+    const boxes = [...adminPage.text.matchAll(/<input type="checkbox" name="permissions"[^>]*>/g)].map((match) => match[0]);
+    expect(boxes).to.have.length.above(3);
+    for (const box of boxes) expect(box).to.include('disabled');
+    expect(adminPage.text).to.match(/<input type="checkbox" name="require_2fa" value="1">/);
+    expect(adminPage.text).to.include('Enregistrer</button>');
   });
 
   it('creates a role: refused without roles.manage, re-rendered with the input on a bad name, created with its permissions', async () => {

@@ -43,9 +43,10 @@ describe('/app/api/roles and /app/api/permissions', () => {
       description: 'Rédaction',
       permissions: ['admin.access', 'users.view'],
       system: false,
+      require_2fa: false,
       user_count: 0,
     });
-    expect(created.body).to.have.all.keys('id', 'name', 'description', 'permissions', 'system', 'user_count');
+    expect(created.body).to.have.all.keys('id', 'name', 'description', 'permissions', 'system', 'require_2fa', 'user_count');
     await makeUser(ctx, { role: 'editor' });
     const shown = await request(app).get(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie);
     expect(shown.body.user_count).to.equal(1);
