@@ -1,7 +1,7 @@
 // The filters of the audit log, shared by GET /app/api/audit (strict JSON surface) and
 // the /admin/audit screen (a GET form: an empty field means no filter).
 import Joi from 'joi';
-import { id, text } from '../../lib/schema-primitives.js';
+import { idParam, text } from '../../lib/schema-primitives.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
@@ -38,7 +38,8 @@ const instant = Joi.date().iso().min('2000-01-01').max('9999-12-31').messages({
 });
 
 export const auditApiQuery = Joi.object<AuditQuery>({
-  actor_id: id.label('actor_id'),
+  // Plain digits, as an id of a path: `1e3`, `+7`, `007` refused.
+  actor_id: idParam.label('actor_id'),
   action: action.label('action'),
   target_type: targetType.label('target_type'),
   target_id: targetId.label('target_id'),
@@ -68,7 +69,7 @@ const day = Joi.string()
   });
 
 export const auditScreenQuery = Joi.object<AuditScreenQuery>({
-  actor_id: id.empty('').label('Compte (numéro)'),
+  actor_id: idParam.empty('').label('Compte (numéro)'),
   action: action.empty('').label('Action'),
   target_type: targetType.empty('').label('Type de cible'),
   target_id: targetId.empty('').label('Cible (numéro)'),

@@ -31,7 +31,14 @@ describe('audited actions of visitors and account holders', () => {
       const mark = await auditMark(ctx);
       expect((await logInWithForm(new FormClient(app, clock), user.email)).status).to.equal(303);
       const event = await onlyEventSince(ctx, mark);
-      expect(event).to.deep.include({ action: 'auth.login', actor_id: user.id, actor_name: 'Alice', target_type: 'user', target_id: String(user.id), target_label: 'Alice' });
+      expect(event).to.deep.include({
+        action: 'auth.login',
+        actor_id: user.id,
+        actor_name: 'Alice',
+        target_type: 'user',
+        target_id: String(user.id),
+        target_label: 'Alice',
+      });
       expect(event.ip).to.match(/127\.0\.0\.1$/);
       expect(event.at.getTime()).to.equal(clock.current);
     });
@@ -75,7 +82,14 @@ describe('audited actions of visitors and account holders', () => {
       const mark = await auditMark(ctx);
       expect((await logInWithForm(new FormClient(app, clock), 'ALICE@example.com', 'wrong password')).status).to.equal(401);
       const event = await onlyEventSince(ctx, mark);
-      expect(event).to.deep.include({ action: 'auth.login_failed', actor_id: null, actor_name: null, target_type: 'user', target_id: String(user.id), details: { reason: 'invalid_credentials' } });
+      expect(event).to.deep.include({
+        action: 'auth.login_failed',
+        actor_id: null,
+        actor_name: null,
+        target_type: 'user',
+        target_id: String(user.id),
+        details: { reason: 'invalid_credentials' },
+      });
       expect(JSON.stringify(event).toLowerCase()).not.to.include('alice@example.com');
       expect(JSON.stringify(event)).not.to.include('wrong password');
     });
@@ -85,7 +99,15 @@ describe('audited actions of visitors and account holders', () => {
       const mark = await auditMark(ctx);
       expect((await logInWithForm(new FormClient(app, clock), 'nobody@example.com', 'guess')).status).to.equal(401);
       const event = await onlyEventSince(ctx, mark);
-      expect(event).to.deep.include({ action: 'auth.login_failed', actor_id: null, actor_name: null, target_type: null, target_id: null, target_label: null, details: { reason: 'invalid_credentials' } });
+      expect(event).to.deep.include({
+        action: 'auth.login_failed',
+        actor_id: null,
+        actor_name: null,
+        target_type: null,
+        target_id: null,
+        target_label: null,
+        details: { reason: 'invalid_credentials' },
+      });
       expect(JSON.stringify(event)).not.to.match(/nobody|guess/);
     });
 
@@ -137,14 +159,23 @@ describe('audited actions of visitors and account holders', () => {
         .send({ current_password: PASSWORD, new_password: 'another long passphrase' });
       expect(response.status).to.equal(204);
       const event = await onlyEventSince(ctx, mark);
-      expect(event).to.deep.include({ action: 'account.password_changed', actor_id: me.id, actor_name: 'Alice', target_id: String(me.id), details: { sessions_closed: 1 } });
+      expect(event).to.deep.include({
+        action: 'account.password_changed',
+        actor_id: me.id,
+        actor_name: 'Alice',
+        target_id: String(me.id),
+        details: { sessions_closed: 1 },
+      });
       expect(JSON.stringify(event)).not.to.match(/passphrase|battery/);
     });
 
     it('records account.email_change_requested without the new address, then account.email_changed when the link is followed', async () => {
       const me = await caller(ctx, { name: 'Alice' });
       let mark = await auditMark(ctx);
-      const started = await request(app).post('/app/api/users/profile/email').set('Cookie', me.cookie).send({ email: 'new-alice@example.com', current_password: PASSWORD });
+      const started = await request(app)
+        .post('/app/api/users/profile/email')
+        .set('Cookie', me.cookie)
+        .send({ email: 'new-alice@example.com', current_password: PASSWORD });
       expect(started.status).to.equal(202);
       const requested = await onlyEventSince(ctx, mark);
       expect(requested).to.deep.include({ action: 'account.email_change_requested', actor_id: me.id, target_id: String(me.id), details: {} });
