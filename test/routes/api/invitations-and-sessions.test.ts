@@ -7,7 +7,8 @@ import type { AppContext } from '../../../lib/context.js';
 import { frenchDates } from '../../../lib/dates.js';
 import { deviceName } from '../../../lib/user-agent.js';
 import { createSession } from '../../../models/auth/sessions.js';
-import { useAppWithSmtp, type App } from '../../support/app.js';
+import { ConfigError } from '../../../lib/config.js';
+import { testConfig, useAppWithSmtp, type App } from '../../support/app.js';
 import { caller, logIn } from '../../support/fixtures.js';
 import { FormClient, useFakeClock } from '../../support/form-client.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
@@ -161,6 +162,12 @@ describe('invitations and session devices (/app/api/users)', () => {
       expect(paris.date('2026-07-01T22:30:00Z')).to.equal('2 juillet 2026');
       expect(frenchDates('America/Montreal').dateTime(new Date('2026-07-01T22:30:00Z'))).to.equal('1 juillet 2026 à 18:30');
       expect(paris.dateTime(null)).to.equal('');
+    });
+
+    it('takes the zone from APP_TIME_ZONE (Europe/Paris by default) and refuses an unknown one at start, naming the variable', () => {
+      expect(ctx.config.timeZone).to.equal('Europe/Paris');
+      expect(testConfig({ APP_TIME_ZONE: 'America/Montreal' }).timeZone).to.equal('America/Montreal');
+      expect(() => testConfig({ APP_TIME_ZONE: 'Mars/Olympus' })).to.throw(ConfigError, /APP_TIME_ZONE/);
     });
   });
 });
