@@ -102,6 +102,8 @@ export async function resetDatabase(knex: Knex): Promise<void> {
   const tables = rows.map((row: { tablename: string }) => row.tablename).filter((table: string) => !KEPT_TABLES.has(table));
   if (tables.length) await knex.raw(`TRUNCATE ${tables.map((table: string) => `"${table}"`).join(', ')} RESTART IDENTITY CASCADE`);
   await knex('app_auth_roles').where({ system: false }).delete();
+  // A test may require two-step verification of a system role's holders.
+  await knex('app_auth_roles').where({ require_2fa: true }).update({ require_2fa: false });
   // System roles may be edited by a test (the `user` role's permissions can change):
   // put them back as the migration seeded them.
   await knex.raw(`DELETE FROM app_auth_role_permissions WHERE role_id = (SELECT id FROM app_auth_roles WHERE name = 'user')`);
