@@ -52,6 +52,8 @@ export interface Config {
   baseUrl: string;
   sessionSecret: string;
   appName: string;
+  /** IANA time zone of the dates shown on screens (APP_TIME_ZONE, default Europe/Paris). */
+  timeZone: string;
   /** Raw APP_AUTH_REGISTRATION: only the exact string 'false' closes registration. */
   registrationFlag: string | undefined;
   trustProxy: TrustProxySetting;
@@ -142,6 +144,7 @@ interface Env extends DatabaseEnv {
   BASE_URL?: string;
   SESSION_SECRET?: string;
   APP_NAME: string;
+  APP_TIME_ZONE: string;
   APP_AUTH_REGISTRATION?: string;
   APP_TRUST_PROXY?: string;
   SMTP_URL?: string;
@@ -177,6 +180,15 @@ const envSchema = Joi.object<Env>({
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SESSION_SECRET: Joi.string().min(32),
   APP_NAME: Joi.string().max(100).default('Site'),
+  // Any zone the runtime's Intl knows (Europe/Paris, America/Montreal, UTC…).
+  APP_TIME_ZONE: Joi.string()
+    .max(64)
+    .custom((zone: string) => {
+      new Intl.DateTimeFormat('fr-FR', { timeZone: zone }); // throws RangeError on an unknown zone
+      return zone;
+    })
+    .default('Europe/Paris')
+    .messages({ 'any.custom': '{{#label}} must be an IANA time zone such as Europe/Paris' }),
   APP_AUTH_REGISTRATION: Joi.string().allow(''),
   APP_TRUST_PROXY: Joi.string().allow(''),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
@@ -202,7 +214,9 @@ const envSchema = Joi.object<Env>({
   // A year at most, as for any max-age.
   PUBLIC_CACHE_SECONDS: Joi.number().integer().min(0).max(31_536_000).default(0),
   WEB_CONCURRENCY: Joi.alternatives()
-    .try(Joi.number().integer().min(1).max(64).messages(concurrencyMessages),
+    .try(Joi.number().integer().min(1).max(64).messages(concurrencyMessages), Joi.string().valid('auto').messages(concurrencyMessages))
+    .default(1)
+    .messages(concurrencyMessages),
   SITE_SETUP_CODE: Joi.string().pattern(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/),
 })
   .unknown(true)
@@ -272,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     sessionSecret: value.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     appName,
+    timeZone: value.APP_TIME_ZONE,
     registrationFlag: value.APP_AUTH_REGISTRATION,
     trustProxy: parseTrustProxy(value.APP_TRUST_PROXY),
     smtpUrl: value.SMTP_URL,

@@ -7,9 +7,11 @@ import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { logOutSession } from '../../middleware/session.js';
 import { authMessages } from '../../models/auth/messages.js';
 import { updateProfileName } from '../../models/auth/profile.js';
-import { listUserSessions, publicSessionId } from '../../models/auth/sessions.js';
+import { frenchDates } from '../../lib/dates.js';
+import { publicSessionId } from '../../models/auth/sessions.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { changeOwnAddress, changeOwnPassword, removeProfilePicture, revokeOwnSession, revokeOwnSessions, setProfilePicture } from '../../services/profile.js';
+import { listSessionsForDisplay } from '../../services/sessions.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from '../admin/messages.js';
 import { flash, redirectWithFlash, renderAdmin } from '../admin/shell.js';
@@ -28,7 +30,7 @@ export async function showProfile(call: AnyCall, locals: FormLocals = {}, status
   const landing = req.query.email_change;
   if (landing === 'confirmed') flash(req, adminMessages.profileEmailConfirmed);
   if (landing === 'invalid') flash(req, adminMessages.profileEmailInvalid, 'error');
-  const sessions = await listUserSessions(ctx, callerOf(req).id, req.sessionID);
+  const sessions = await listSessionsForDisplay(ctx, callerOf(req).id, req.sessionID, frenchDates(ctx.config.timeZone));
   await renderAdmin(
     call,
     'account/profile.njk',

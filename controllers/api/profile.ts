@@ -3,9 +3,11 @@ import { NotFoundError } from '../../lib/errors.js';
 import { logOutSession } from '../../middleware/session.js';
 import { authMessages } from '../../models/auth/messages.js';
 import { confirmEmailChange, emailChangeRefusal, isEmailChangeLinkValid, updateProfileName } from '../../models/auth/profile.js';
-import { listUserSessions, publicSessionId } from '../../models/auth/sessions.js';
+import { frenchDates } from '../../lib/dates.js';
+import { publicSessionId } from '../../models/auth/sessions.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { changeOwnAddress, changeOwnPassword, removeProfilePicture, revokeOwnSession, revokeOwnSessions, setProfilePicture } from '../../services/profile.js';
+import { listSessionsForDisplay } from '../../services/sessions.js';
 import { adminMessages } from '../admin/messages.js';
 import { callerOf, wholeList } from './caller.js';
 
@@ -102,9 +104,10 @@ export async function deletePictureHandler({ ctx, req, res }: Call): Promise<voi
   res.status(204).end();
 }
 
-// GET /app/api/users/profile/sessions
+// GET /app/api/users/profile/sessions — each with `device` («Firefox sur Windows») and
+// `last_seen_label` (French, APP_TIME_ZONE) beside the raw user agent and timestamps.
 export async function listSessionsHandler({ ctx, req, res }: Call): Promise<void> {
-  res.json(wholeList(await listUserSessions(ctx, callerOf(req).id, req.sessionID)));
+  res.json(wholeList(await listSessionsForDisplay(ctx, callerOf(req).id, req.sessionID, frenchDates(ctx.config.timeZone))));
 }
 
 // DELETE /app/api/users/profile/sessions?keep_current=true|false — all of them, the

@@ -6,6 +6,7 @@ import Joi from 'joi';
 import { id, idParam, text } from '../../lib/schema-primitives.js';
 import { countDescendants, placesOf } from '../../models/pages/admin-tree.js';
 import { hasPermission } from '../../middleware/require-auth.js';
+import { pageAuthors } from '../../models/pages/authors.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { listMedia } from '../../models/pages/media.js';
 import { pageMessages } from '../../models/pages/messages.js';
@@ -120,7 +121,7 @@ export async function saveNewPage(catalog: PageCatalog, call: Call<Record<string
 export async function showEditPage(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx } = call;
   const id = pathId(call);
-  const [page, places, media] = await Promise.all([getPage(ctx, id), placesOf(ctx, [id]), listMedia(ctx, { limit: 200 })]);
+  const [page, places, media, authors] = await Promise.all([getPage(ctx, id), placesOf(ctx, [id]), listMedia(ctx, { limit: 200 }), pageAuthors(ctx, id)]);
   const place = places.get(id);
   const failedForm = typeof locals.form === 'string' ? locals.form : '';
   const seo = page.seo ?? {};
@@ -162,6 +163,7 @@ export async function showEditPage(catalog: PageCatalog, options: TreeOptions, c
       treeHref: treeHref(id, 1, id),
       derivedSlug: slugify(page.title),
       childCount: place?.child_count ?? 0,
+      authors,
       picker,
       templates: templateOptions(catalog),
       visibilities: VISIBILITIES,
