@@ -12,6 +12,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics, metricsOff, type Metrics } from './metrics.js';
 import type { SiteRegistry } from './modules.js';
 import { createPasswordHasher, type PasswordHasher } from './password-hasher.js';
+import { PublicCache } from './public-cache.js';
 import { newSetupCode } from './setup-code.js';
 
 /** Facts an application learns once and keeps for its lifetime. */
@@ -48,6 +49,8 @@ export interface AppContext {
   readonly memo: AppMemo;
   /** This app's Prometheus registry and hooks (lib/metrics.ts); no-ops unless METRICS_TOKEN is set. */
   readonly metrics: Metrics;
+  /** The public read cache (lib/public-cache.ts): off when PAGE_CACHE_MB=0. */
+  readonly publicCache: PublicCache;
 }
 
 export function createContext(config: Config & { databaseUrl: string }, site: SiteRegistry): AppContext {
@@ -55,9 +58,12 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
   const clock = new Clock();
   // Collected only when someone may read them: without a token /metrics does not exist.
   const metrics = config.metricsToken ? createMetrics() : metricsOff;
+  const db = createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger, metrics });
+  const publicCache = new PublicCache({ maxBytes: config.pageCacheBytes, databaseUrl: config.databaseUrl, logger });
+  publicCache.watchWrites(db);
   return {
     config,
-    db: createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger, metrics }),
+    db,
     hasher: createPasswordHasher({ cost: config.passwordHashCost, threads: config.passwordHashThreads, logger, metrics }),
     mailer: new Mailer(config, logger, clock, metrics),
     clock,
@@ -73,12 +79,14 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
       stopping: false,
     },
     metrics,
+    publicCache,
   };
 }
 
 /** Releases what createContext() opened, after the background work has finished. */
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.background.settle();
+  await ctx.publicCache.close();
   ctx.mailer.close();
   await ctx.db.destroy();
   await ctx.hasher.close();

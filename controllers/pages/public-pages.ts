@@ -1,11 +1,17 @@
 // Public JSON routes of the pages module (SPEC B3): never a private page, no permission,
-// no session lookup (their rows are declared 'public').
+// no session lookup (their rows are declared 'public'). Answers come from the public
+// read cache when it holds them (no statement), with a strong ETag (304 when current).
 import type { Call } from '../../routes/define.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { withoutMediaData } from '../../models/pages/media.js';
 import { pageMessages } from '../../models/pages/messages.js';
-import { isResolvablePath, listPublicChildrenAt, publicPathOf, resolvePublicPage } from '../../models/pages/public.js';
+import { isResolvablePath, listPublicChildrenAt, publicPlaceOf, resolvePublicPage } from '../../models/pages/public.js';
 import { MAX_ID } from '../../lib/schema-primitives.js';
+import type { AppContext } from '../../lib/context.js';
+import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
+import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 type NoParams = Record<string, never>;
 
@@ -23,34 +29,66 @@ function segmentsOf(path: string, field: string): string[] {
 
 // GET /app/api/pages/by-path?path=a/b/c — the full row with its blocks, no media data.
 export async function showPublicPageByPath(call: Call<NoParams, { path: string }>): Promise<void> {
-  const resolved = await resolvePublicPage(call.ctx, segmentsOf(call.query.path, 'path'));
-  if (!resolved) throw new NotFoundError(pageMessages.pageNotFound);
-  call.res.json({ ...resolved.page, blocks: withoutMediaData(resolved.page.blocks) });
+  const { ctx } = call;
+  const segments = segmentsOf(call.query.path, 'path');
+  const path = segments.join('/');
+  const answer = await cachedAnswer(ctx, `api:${path}`, isResolvablePath(segments) ? path : undefined, async () => {
+    const resolved = await resolvePublicPage(ctx, segments);
+    if (!resolved) return null;
+    const { page, ancestorIds } = resolved;
+    return buildAnswer(JSON.stringify({ ...page, blocks: withoutMediaData(page.blocks) }), {
+      contentType: JSON_TYPE,
+      lastModified: new Date(page.updated_at),
+      page: page.id,
+      pages: [...ancestorIds, page.id],
+      lists: [],
+      media: [],
+    });
+  });
+  if (!answer) throw new NotFoundError(pageMessages.pageNotFound);
+  sendAnswer(call.res, answer, publicCacheControl(ctx));
 }
 
 // GET /app/api/pages?parent=<id | a/b | root>&limit=&offset= — public children with `url`.
 export async function listPublicPages(call: Call<NoParams, { parent?: string; limit: number; offset: number }>): Promise<void> {
   const { ctx } = call;
   const { parent, limit, offset } = call.query;
-  let parentId: number | null = null;
-  let basePath = '';
-  if (parent !== undefined && parent !== 'root' && parent !== '') {
-    if (/^\d+$/.test(parent)) {
-      parentId = Number(parent);
-      const path = parentId <= MAX_ID ? await publicPathOf(ctx, parentId) : null;
-      if (path === null) throw new NotFoundError(pageMessages.pageNotFound);
-      basePath = path;
-    } else {
-      const segments = segmentsOf(parent, 'parent');
-      if (!isResolvablePath(segments)) {
-        throw new ValidationError(pageMessages.parentInvalid, { details: [{ field: 'parent', message: pageMessages.parentInvalid }] });
-      }
-      const resolved = await resolvePublicPage(ctx, segments);
-      if (!resolved) throw new NotFoundError(pageMessages.pageNotFound);
-      parentId = resolved.page.id;
-      basePath = '/' + segments.join('/');
+  let answer: CachedAnswer | null;
+  if (parent === undefined || parent === 'root' || parent === '') {
+    answer = await cachedAnswer(ctx, `list:root:${limit}:${offset}`, undefined, () => childListAnswer(ctx, null, '', [], limit, offset));
+  } else if (/^\d+$/.test(parent)) {
+    const parentId = Number(parent);
+    if (parentId > MAX_ID) throw new NotFoundError(pageMessages.pageNotFound);
+    answer = await cachedAnswer(ctx, `list:id:${parentId}:${limit}:${offset}`, undefined, async () => {
+      const place = await publicPlaceOf(ctx, parentId);
+      return place && childListAnswer(ctx, parentId, place.path, place.ids, limit, offset);
+    });
+  } else {
+    const segments = segmentsOf(parent, 'parent');
+    if (!isResolvablePath(segments)) {
+      throw new ValidationError(pageMessages.parentInvalid, { details: [{ field: 'parent', message: pageMessages.parentInvalid }] });
     }
+    const path = segments.join('/');
+    answer = await cachedAnswer(ctx, `list:path:${path}:${limit}:${offset}`, path, async () => {
+      const resolved = await resolvePublicPage(ctx, segments);
+      if (!resolved) return null;
+      return childListAnswer(ctx, resolved.page.id, '/' + path, [...resolved.ancestorIds, resolved.page.id], limit, offset);
+    });
   }
+  if (!answer) throw new NotFoundError(pageMessages.pageNotFound);
+  sendAnswer(call.res, answer, publicCacheControl(ctx));
+}
+
+/** The JSON list of a parent's public children; it depends on the parent's chain (its URLs) and its children. */
+async function childListAnswer(
+  ctx: AppContext,
+  parentId: number | null,
+  basePath: string,
+  chain: number[],
+  limit: number,
+  offset: number,
+): Promise<CachedAnswer> {
   const { items, total } = await listPublicChildrenAt(ctx, parentId, basePath, { limit, offset });
-  call.res.json({ items: items.map(({ seo: _seo, ...item }) => item), total, limit, offset });
+  const body = JSON.stringify({ items: items.map(({ seo: _seo, ...item }) => item), total, limit, offset });
+  return buildAnswer(body, { contentType: JSON_TYPE, pages: chain, lists: [parentId ?? 0], media: [] });
 }

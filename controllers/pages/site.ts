@@ -1,11 +1,15 @@
 // The public site of the pages module: the last route renders the page at any path
 // through its template; `/` is the home page (the sitemap is in sitemap.ts). All data
-// comes from the server functions, in-process (never through the HTTP routes).
+// comes from the server functions, in-process (never through the HTTP routes). Rendered
+// pages are kept by the public read cache and carry a strong ETag (304 when current).
 import type { Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import type { Call } from '../../routes/define.js';
 import { renderableBlocks, safeHref } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
+import { renderedChangedAt } from '../../models/pages/freshness.js';
+import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
+import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import {
   HOME_SLUG,
   isResolvablePath,
@@ -24,23 +28,46 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** The view rendered to a string (res.locals included, as res.render would). */
+function renderToString(res: Response, view: string, locals: Record<string, unknown>): Promise<string> {
+  return new Promise((resolve, reject) => res.render(view, locals, (error: Error | null, html?: string) => (error ? reject(error) : resolve(html ?? ''))));
+}
+
+/** Ids of the media an image block names (shown or not: a media created later would appear). */
+function mediaIdsOf(blocks: unknown): number[] {
+  const ids = new Set<number>();
+  for (const block of Array.isArray(blocks) ? (blocks as Array<Record<string, unknown>>) : []) {
+    if (block && block.type === 'image' && Number.isInteger(block.media_id)) ids.add(block.media_id as number);
+  }
+  return [...ids];
+}
+
+function latest(...times: Array<Date | string | undefined>): Date | undefined {
+  const values = times.filter((time) => time !== undefined).map((time) => new Date(time).getTime());
+  return values.length ? new Date(Math.max(...values)) : undefined;
+}
+
 /**
  * Page rendering, the one use case behind `/` and every page URL: the template's view
  * with the blocks a template may receive, the sub-pages when something lists them,
- * breadcrumbs and the SEO metadata.
+ * breadcrumbs and the SEO metadata; returned as an answer the read cache can keep, with
+ * what it depends on (the page's chain, its sub-pages, its media).
  */
-export async function renderPage(ctx: AppContext, res: Response, catalog: PageCatalog, resolved: ResolvedPage, url: string): Promise<void> {
-  const { page, ancestorTitles, segments } = resolved;
+export async function renderPage(ctx: AppContext, res: Response, catalog: PageCatalog, resolved: ResolvedPage, url: string): Promise<CachedAnswer> {
+  const { page, ancestorTitles, ancestorIds, segments } = resolved;
   const template = catalog.templates.get(page.template);
   const blocks = renderableBlocks(ctx, catalog.blocks, page.blocks, page.id);
   let children: PublicPageSummary[] = [];
-  if (template.listsChildren || blocks.some((block) => block.type === 'children')) {
+  const listsChildren = template.listsChildren || blocks.some((block) => block.type === 'children');
+  if (listsChildren) {
     children = (await listPublicChildrenAt(ctx, page.id, '/' + segments.join('/'), { limit: 200 })).items;
   }
   const seo = page.seo && typeof page.seo === 'object' ? page.seo : {};
   const firstImage = blocks.find((block) => block.type === 'image');
   const image = safeHref(seo.image) ?? (firstImage?.url as string | undefined);
-  res.render(template.view, {
+  const html = await renderToString(res, template.view, {
     page,
     blocks,
     children,
@@ -53,6 +80,15 @@ export async function renderPage(ctx: AppContext, res: Response, catalog: PageCa
       noindex: seo.noindex === true,
     },
   });
+  const media = mediaIdsOf(page.blocks);
+  return buildAnswer(html, {
+    contentType: HTML_TYPE,
+    lastModified: latest(page.updated_at, await renderedChangedAt(ctx, media)),
+    page: page.id,
+    pages: [...ancestorIds, page.id],
+    lists: listsChildren ? [page.id] : [],
+    media,
+  });
 }
 
 export function notFoundPage(res: Response): void {
@@ -62,10 +98,18 @@ export function notFoundPage(res: Response): void {
 // GET / — the public root page whose slug is `accueil`, else a list of the root pages.
 export async function renderHome(catalog: PageCatalog, call: Call): Promise<void> {
   const { ctx, res } = call;
-  const resolved = await resolvePublishedPage(ctx, [HOME_SLUG]);
-  if (resolved) return renderPage(ctx, res, catalog, resolved, '/');
-  const { items } = await listPublicChildrenAt(ctx, null, '', { limit: 200 });
-  res.render('site/home.njk', { children: items, meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') } });
+  const answer = await cachedAnswer(ctx, 'html:/', undefined, async () => {
+    const resolved = await resolvePublishedPage(ctx, [HOME_SLUG]);
+    if (resolved) return renderPage(ctx, res, catalog, resolved, '/');
+    const { items } = await listPublicChildrenAt(ctx, null, '', { limit: 200 });
+    const html = await renderToString(res, 'site/home.njk', {
+      children: items,
+      meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') },
+    });
+    // The root list shows root pages only: it changes with them (and with the creation of a home page).
+    return buildAnswer(html, { contentType: HTML_TYPE, lastModified: await renderedChangedAt(ctx, []), pages: [], lists: [0], media: [] });
+  });
+  sendAnswer(res, answer!, publicCacheControl(ctx));
 }
 
 // GET /* — the catch-all, mounted last: the public page at this path, or the 404 page.
@@ -83,7 +127,10 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   }
   const segments = path.slice(1).split('/');
   if (!isResolvablePath(segments)) return notFoundPage(res);
-  const resolved = await resolvePublishedPage(ctx, segments);
-  if (!resolved) return notFoundPage(res);
-  await renderPage(ctx, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
+  const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async () => {
+    const resolved = await resolvePublishedPage(ctx, segments);
+    return resolved && renderPage(ctx, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
+  });
+  if (!answer) return notFoundPage(res);
+  sendAnswer(res, answer, publicCacheControl(ctx));
 }

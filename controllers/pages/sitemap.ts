@@ -4,7 +4,8 @@
 // batch statement passes through one gate per application, so any number of crawlers
 // share a fixed slice of the database while page reads keep their pool and their time.
 // Both answer 304 to If-None-Match / If-Modified-Since from the tree's version (one
-// primary-key read), before any other statement.
+// primary-key read), before any other statement. A file the public read cache holds
+// (any page change drops them all) is answered from it, 304 included, with no statement.
 import type { Gate } from '../../lib/gate.js';
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
@@ -16,6 +17,11 @@ import { sitemapBatch, sitemapFileCount, sitemapRange, SITEMAP_MAX_URLS } from '
 import { readTreeState, type TreeState } from '../../models/pages/tree-state.js';
 import type { AnyCall, Call } from '../../routes/define.js';
 import { absoluteUrl, notFoundPage } from './site.js';
+import { buildAnswer } from '../../lib/public-cache.js';
+import { sendAnswer } from './public-answers.js';
+
+const SITEMAP_TYPE = 'application/xml; charset=utf-8';
+const SITEMAP_CACHE_CONTROL = 'no-cache';
 
 export interface SitemapOptions {
   /** URLs per file (the protocol allows 50,000). */
@@ -55,13 +61,17 @@ function entry(tag: 'url' | 'sitemap', loc: string, lastmod?: Date): string {
  * the base URL, the file size, which file); true when the client's copy is current
  * and a 304 went out.
  */
-function answeredFromCache(ctx: AppContext, call: AnyCall, state: TreeState, options: SitemapOptions, name: string): boolean {
+function etagOf(ctx: AppContext, state: TreeState, options: SitemapOptions, name: string): string {
   const shape = createHash('sha256').update(`${ctx.config.baseUrl}\n${options.perFile}\n${name}`).digest('base64url').slice(0, 16);
+  return `"${state.version}-${state.changedAt.getTime().toString(36)}-${shape}"`;
+}
+
+function answeredFromCache(ctx: AppContext, call: AnyCall, state: TreeState, options: SitemapOptions, name: string): boolean {
   const { req, res } = call;
   res.set({
-    ETag: `"${state.version}-${state.changedAt.getTime().toString(36)}-${shape}"`,
+    ETag: etagOf(ctx, state, options, name),
     'Last-Modified': state.changedAt.toUTCString(),
-    'Cache-Control': 'no-cache',
+    'Cache-Control': SITEMAP_CACHE_CONTROL,
   });
   if (!req.fresh) return false;
   res.status(304).end();
@@ -84,12 +94,26 @@ function drained(res: Response): Promise<void> {
 // GET /sitemap.xml
 export async function serveSitemapIndex(options: SitemapOptions, gate: Gate, call: Call): Promise<void> {
   const { ctx, res } = call;
+  const cache = ctx.publicCache;
+  const cached = (await cache.ready()) ? cache.get('sitemap:index') : undefined;
+  if (cached) return sendAnswer(res, cached, SITEMAP_CACHE_CONTROL);
+  const started = cache.begin();
   const state = await readTreeState(ctx);
   if (answeredFromCache(ctx, call, state, options, 'index')) return;
   const files = await gate.run(() => sitemapFileCount(ctx, options.perFile));
   let body = `${XML_HEAD}<sitemapindex xmlns="${NAMESPACE}">\n`;
   for (let n = 1; n <= files; n++) body += entry('sitemap', absoluteUrl(ctx.config.baseUrl, `/sitemap-${n}.xml`), state.changedAt);
-  res.type('application/xml').send(`${body}</sitemapindex>\n`);
+  const answer = buildAnswer(`${body}</sitemapindex>\n`, {
+    contentType: SITEMAP_TYPE,
+    etag: etagOf(ctx, state, options, 'index'),
+    lastModified: state.changedAt,
+    pages: [],
+    lists: [],
+    media: [],
+    wholeTree: true,
+  });
+  cache.store(started, 'sitemap:index', answer);
+  sendAnswer(res, answer, SITEMAP_CACHE_CONTROL);
 }
 
 // GET /sitemap-<n>.xml
@@ -97,6 +121,11 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
   const { ctx, req, res } = call;
   const n = call.params.n;
   if (typeof n !== 'number') return notFoundPage(res);
+  const cache = ctx.publicCache;
+  const key = `sitemap:${n}`;
+  const cached = (await cache.ready()) ? cache.get(key) : undefined;
+  if (cached) return sendAnswer(res, cached, SITEMAP_CACHE_CONTROL);
+  const started = cache.begin();
   const state = await readTreeState(ctx);
   // The same version cannot have lost the file: a 304 needs nothing else.
   if (answeredFromCache(ctx, call, state, options, `file-${n}`)) return;
@@ -114,8 +143,16 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
   }
   let closed = false;
   res.once('close', () => (closed = true));
+  // A copy for the cache while it stays small enough to be kept (a 50,000-URL file is not).
+  let copy: string[] | undefined = cache.usable ? [] : undefined;
+  let copied = 0;
   // Once the client is gone, nothing more is written nor waited for (no 'close' comes twice).
   const write = async (chunk: string) => {
+    if (copy) {
+      copied += Buffer.byteLength(chunk);
+      if (copied <= cache.maxEntryBytes) copy.push(chunk);
+      else copy = undefined;
+    }
     if (!closed && !res.write(chunk) && !closed) await drained(res);
   };
   const base = ctx.config.baseUrl;
@@ -131,5 +168,19 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
     if (rows.length < options.batchSize) break;
     after = rows[rows.length - 1].id;
   }
-  if (!closed) res.end('</urlset>\n');
+  if (closed) return;
+  res.end('</urlset>\n');
+  if (copy) {
+    copy.push('</urlset>\n');
+    const answer = buildAnswer(copy.join(''), {
+      contentType: SITEMAP_TYPE,
+      etag: etagOf(ctx, state, options, `file-${n}`),
+      lastModified: state.changedAt,
+      pages: [],
+      lists: [],
+      media: [],
+      wholeTree: true,
+    });
+    cache.store(started, key, answer);
+  }
 }

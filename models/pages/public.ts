@@ -27,6 +27,8 @@ export interface ResolvedPage {
   page: Page;
   /** Titles of the ancestors, from the root down, for breadcrumbs. */
   ancestorTitles: string[];
+  /** Ids of the ancestors, from the root down (what a cached answer depends on). */
+  ancestorIds: number[];
   segments: string[];
 }
 
@@ -44,26 +46,31 @@ export function isResolvablePath(segments: string[]): boolean {
 // step one probe of the (COALESCE(parent_id, 0), slug) unique index.
 export const RESOLVE_SQL = `
   WITH RECURSIVE chain AS (
-    SELECT p.id, 1 AS depth, p.title::text AS title, ARRAY[]::text[] AS titles
+    SELECT p.id, 1 AS depth, p.title::text AS title, ARRAY[]::text[] AS titles, ARRAY[]::integer[] AS ids
     FROM ${PAGES_TABLE} p
     WHERE COALESCE(p.parent_id, 0) = 0 AND p.slug = (?::text[])[1] AND p.visibility = 'public'
     UNION ALL
-    SELECT p.id, c.depth + 1, p.title::text, c.titles || c.title
+    SELECT p.id, c.depth + 1, p.title::text, c.titles || c.title, c.ids || c.id
     FROM chain c
     JOIN ${PAGES_TABLE} p ON COALESCE(p.parent_id, 0) = c.id AND p.slug = (?::text[])[c.depth + 1] AND p.visibility = 'public'
     WHERE c.depth < ?
   )
-  SELECT ${PUBLIC_COLUMNS}, c.titles AS ancestor_titles
+  SELECT ${PUBLIC_COLUMNS}, c.titles AS ancestor_titles, c.ids AS ancestor_ids
   FROM chain c JOIN ${PAGES_TABLE} p ON p.id = c.id
   WHERE c.depth = ?`;
 
 /** The published page at this chain of slugs, without media (one statement). */
 export async function resolvePublicPage(ctx: AppContext, segments: string[]): Promise<ResolvedPage | null> {
   if (!isResolvablePath(segments)) return null;
-  const { rows } = await ctx.db.raw<{ rows: Array<Page & { ancestor_titles: string[] }> }>(RESOLVE_SQL, [segments, segments, segments.length, segments.length]);
+  const { rows } = await ctx.db.raw<{ rows: Array<Page & { ancestor_titles: string[]; ancestor_ids: number[] }> }>(RESOLVE_SQL, [
+    segments,
+    segments,
+    segments.length,
+    segments.length,
+  ]);
   if (!rows.length) return null;
-  const { ancestor_titles: ancestorTitles, ...page } = rows[0];
-  return { page, ancestorTitles, segments };
+  const { ancestor_titles: ancestorTitles, ancestor_ids: ancestorIds, ...page } = rows[0];
+  return { page, ancestorTitles, ancestorIds, segments };
 }
 
 /**
@@ -86,7 +93,12 @@ export async function resolvePublishedPage(ctx: AppContext, segments: string[]):
 
 /** The public base path of a page (`/a/b`), or null if it is missing or not public. */
 export async function publicPathOf(ctx: AppContext, pageId: number): Promise<string | null> {
-  const { rows } = await ctx.db.raw<{ rows: Array<{ path: string | null; visible: boolean | null; n: number }> }>(
+  return (await publicPlaceOf(ctx, pageId))?.path ?? null;
+}
+
+/** The public base path of a page and the ids of its chain from the root down (the page last), or null. */
+export async function publicPlaceOf(ctx: AppContext, pageId: number): Promise<{ path: string; ids: number[] } | null> {
+  const { rows } = await ctx.db.raw<{ rows: Array<{ path: string | null; ids: number[] | null; visible: boolean | null; n: number }> }>(
     `WITH RECURSIVE up AS (
        SELECT id, parent_id, slug, visibility, 1 AS depth FROM ${PAGES_TABLE} WHERE id = ?
        UNION ALL
@@ -94,11 +106,13 @@ export async function publicPathOf(ctx: AppContext, pageId: number): Promise<str
        FROM ${PAGES_TABLE} p JOIN up ON p.id = up.parent_id
        WHERE up.depth < ${MAX_PATH_DEPTH * 4}
      )
-     SELECT string_agg(slug, '/' ORDER BY depth DESC) AS path, bool_and(visibility = 'public') AS visible, count(*) AS n FROM up`,
+     SELECT string_agg(slug, '/' ORDER BY depth DESC) AS path, array_agg(id ORDER BY depth DESC) AS ids,
+            bool_and(visibility = 'public') AS visible, count(*) AS n
+     FROM up`,
     [pageId],
   );
   const row = rows[0];
-  return row && Number(row.n) > 0 && row.visible && row.path !== null ? `/${row.path}` : null;
+  return row && Number(row.n) > 0 && row.visible && row.path !== null ? { path: `/${row.path}`, ids: row.ids ?? [] } : null;
 }
 
 export interface ChildListOptions {

@@ -90,11 +90,21 @@ describe('pages module: two applications on two databases in one process', () =>
 
   it('drops and creates its own tables (SPEC dropTables/createTables) through its migrations, leaving the other database alone', async () => {
     await makePage(one, { title: 'Reste' });
-    expect(await dropTables(two.db)).to.deep.equal(['20261123000200_pages_title_search', '20261123000100_pages_tree_state', '20261121000100_pages_tables']);
+    expect(await dropTables(two.db)).to.deep.equal([
+      '20261124000500_pages_public_notify',
+      '20261123000200_pages_title_search',
+      '20261123000100_pages_tree_state',
+      '20261121000100_pages_tables',
+    ]);
     expect(await two.db.schema.hasTable('app_pages')).to.equal(false);
     expect(await two.db('app_auth_permission_sections').where({ key: 'pages' }).first()).to.equal(undefined);
     expect(await two.db.schema.hasTable('app_auth_users')).to.equal(true);
-    expect(await createTables(two.db)).to.deep.equal(['20261121000100_pages_tables', '20261123000100_pages_tree_state', '20261123000200_pages_title_search']);
+    expect(await createTables(two.db)).to.deep.equal([
+      '20261121000100_pages_tables',
+      '20261123000100_pages_tree_state',
+      '20261123000200_pages_title_search',
+      '20261124000500_pages_public_notify',
+    ]);
     expect(await createTables(two.db)).to.deep.equal([]);
     await makePage(two, { title: 'De retour' });
     expect((await request(second).get('/de-retour')).status).to.equal(200);

@@ -97,7 +97,7 @@ describe('sitemap: an index over numbered files', () => {
     expect(await sitemapRange(ctx, 4, 3)).to.equal(null);
   });
 
-  it('answers 304 to If-None-Match and If-Modified-Since with one statement, until a page changes or is deleted', async () => {
+  it('answers 304 to If-None-Match and If-Modified-Since with no statement (from the read cache), until a page changes or is deleted', async () => {
     const ids = await site();
     const start = Date.parse('2031-05-01T10:00:00Z');
     for (const path of ['/sitemap.xml', '/sitemap-2.xml']) {
@@ -116,7 +116,9 @@ describe('sitemap: an index over numbered files', () => {
       );
       expect(byTag.result.status, path).to.equal(304);
       expect(byTag.result.text ?? '').to.equal('');
-      expect(byTag.count).to.equal(1);
+      // The file was just read, so the public read cache answers it: no statement at all
+      // (one, the tree's version, when the cache is off).
+      expect(byTag.count).to.equal(0);
       expect((await request(app).get(path).set('If-Modified-Since', lastModified)).status).to.equal(304);
       expect((await request(app).head(path).set('If-None-Match', etag)).status).to.equal(304);
       // Another file, the same version: another tag.

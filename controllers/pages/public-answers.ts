@@ -1,0 +1,45 @@
+// How the public reads use the application's read cache (lib/public-cache.ts) and
+// answer conditional requests: one lookup (no statement on a hit), one fill that is
+// stored only when no change raced it, and the headers every public answer carries.
+import type { Response } from 'express';
+import type { AppContext } from '../../lib/context.js';
+import type { CachedAnswer } from '../../lib/public-cache.js';
+
+/** `public, max-age=0, must-revalidate, s-maxage=N` (PUBLIC_CACHE_SECONDS). */
+export function publicCacheControl(ctx: AppContext): string {
+  return `public, max-age=0, must-revalidate, s-maxage=${ctx.config.publicCacheSeconds}`;
+}
+
+/**
+ * The answer stored under `key`, else `fill()`'s (stored when nothing changed during
+ * the fill). `unknownPath` names the path when `fill()` resolves one: a null answer is
+ * then remembered as an unknown path until a page is created, moved or renamed.
+ */
+export async function cachedAnswer(
+  ctx: AppContext,
+  key: string,
+  unknownPath: string | undefined,
+  fill: () => Promise<CachedAnswer | null>,
+): Promise<CachedAnswer | null> {
+  const cache = ctx.publicCache;
+  if (await cache.ready()) {
+    const hit = cache.get(key);
+    if (hit) return hit;
+    if (unknownPath !== undefined && cache.isUnknown(unknownPath)) return null;
+  }
+  const started = cache.begin();
+  const answer = await fill();
+  if (answer) cache.store(started, key, answer);
+  else if (unknownPath !== undefined) cache.storeUnknown(started, unknownPath);
+  return answer;
+}
+
+/** Sends an answer with its validators; Express answers 304 when the client's copy is current. */
+export function sendAnswer(res: Response, answer: CachedAnswer, cacheControl: string): void {
+  res.set('Cache-Control', cacheControl);
+  res.set('ETag', answer.etag);
+  if (answer.lastModified) res.set('Last-Modified', answer.lastModified.toUTCString());
+  res.set('Content-Type', answer.contentType);
+  // res.send keeps the ETag set here and turns the answer into a 304 when req.fresh.
+  res.send(answer.body);
+}

@@ -1,0 +1,136 @@
+// The connection that LISTENs for public changes: a pg client of its own, never one of
+// the pool's (a pooled connection is shared, and a pooler in transaction mode would drop
+// the LISTEN). When it fails it reports the loss at once (the cache empties and is
+// bypassed) and reconnects with an exponential back-off; it reports `listening` only
+// once its LISTEN has been acknowledged.
+import pg from 'pg';
+import type { Logger } from './logger.js';
+
+export const PUBLIC_CHANGES_CHANNEL = 'site_public_changes';
+
+/** A notification's payload (migration pages/20261124000500_pages_public_notify). */
+export interface PublicChange {
+  /** Pages whose place, address or visibility changed: they and their subtrees. */
+  t?: number[];
+  /** Pages whose content only changed. */
+  c?: number[];
+  /** Parents (0 = the root) whose child lists changed. */
+  p?: number[];
+  /** Media rows changed. */
+  m?: number[];
+  /** Everything. */
+  all?: boolean;
+  /** pg_current_wal_lsn() when the change was written. */
+  lsn?: string;
+}
+
+const ids = (value: unknown): number[] | undefined => (Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id)) : undefined);
+
+/** A payload as sent by the triggers; anything unreadable means "everything". */
+export function parseChange(payload: string | undefined): PublicChange {
+  try {
+    const raw = JSON.parse(payload ?? '') as Record<string, unknown>;
+    if (!raw || typeof raw !== 'object' || raw.all === true) return { all: true };
+    return { t: ids(raw.t), c: ids(raw.c), p: ids(raw.p), m: ids(raw.m), lsn: typeof raw.lsn === 'string' ? raw.lsn : undefined };
+  } catch {
+    return { all: true };
+  }
+}
+
+export interface ListenerOptions {
+  databaseUrl: string;
+  logger: Logger;
+  retry?: { minMs: number; maxMs: number };
+  onListening(): void;
+  onLost(): void;
+  onChange(change: PublicChange): void;
+}
+
+export class PublicChangeListener {
+  private client?: pg.Client;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+  private failures = 0;
+  private listening = false;
+  private backendPid?: number;
+
+  constructor(private readonly options: ListenerOptions) {}
+
+  start(): void {
+    void this.connect();
+  }
+
+  /** The listening connection's backend process id, while connected. */
+  get pid(): number | undefined {
+    return this.listening ? this.backendPid : undefined;
+  }
+
+  /** One statement on the listening connection (see PublicCache.ready()); false if it failed. */
+  async roundTrip(): Promise<boolean> {
+    const client = this.client;
+    if (!client || !this.listening) return false;
+    try {
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const client = this.client;
+    this.client = undefined;
+    this.listening = false;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const { logger } = this.options;
+    const client = new pg.Client({ connectionString: this.options.databaseUrl, application_name: 'site-core-listener', keepAlive: true });
+    this.client = client;
+    client.on('notification', (message) => {
+      if (message.channel === PUBLIC_CHANGES_CHANNEL && client === this.client) this.options.onChange(parseChange(message.payload));
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${PUBLIC_CHANGES_CHANNEL}`);
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      this.backendPid = rows[0]?.pid;
+    } catch (error) {
+      this.lost(client, error as Error);
+      return;
+    }
+    if (client !== this.client || this.closed) return;
+    if (this.failures > 0) logger.info({ attempts: this.failures }, 'public cache: listening again; the cache is back in use');
+    this.failures = 0;
+    this.listening = true;
+    this.options.onListening();
+  }
+
+  private lost(client: pg.Client, error?: Error): void {
+    if (client !== this.client) return;
+    this.client = undefined;
+    const wasListening = this.listening;
+    this.listening = false;
+    // Before anything else: from now on no notification can reach us.
+    this.options.onLost();
+    client.end().catch(() => undefined);
+    if (this.closed) return;
+    const { minMs, maxMs } = this.options.retry ?? { minMs: 100, maxMs: 10_000 };
+    const delay = Math.min(maxMs, minMs * 2 ** Math.min(this.failures, 16)) * (0.75 + Math.random() * 0.5);
+    this.failures++;
+    if (wasListening || this.failures === 1) {
+      this.options.logger.warn(
+        { err: error?.message, retryMs: Math.round(delay) },
+        'public cache: the listening connection was lost; the cache is bypassed until it listens again',
+      );
+    }
+    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer.unref();
+  }
+}
