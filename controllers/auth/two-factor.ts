@@ -60,10 +60,11 @@ export async function showSecondFactor({ ctx, req, res }: Call<Record<string, ne
 
 // POST /auth/2fa {code} — the pending login of this browser and a TOTP or a recovery code.
 export async function handleSecondFactor({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, { code: string }>): Promise<void> {
-  const { user, next } = await completeSecondStep(ctx, req, pendingToken(req), body.code);
+  const { user, next, kind } = await completeSecondStep(ctx, req, pendingToken(req), body.code);
   res.clearCookie(SECOND_FACTOR_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' });
   // Regenerates the session id: an id planted before login is worthless (fixation).
-  await logInSession(req, user);
+  // auth.login records which second factor opened it.
+  await logInSession(req, user, { second_factor: kind });
   const { permissions: _permissions, second_factor_enabled: _enabled, second_factor_required: _required, ...shown } = user;
   answerRedirect(req, res, landingOf(user, next), { user: shown });
 }

@@ -71,6 +71,9 @@ describe('/auth/2fa: the second step of a login', () => {
     expect(await sessionCount(user.id)).to.equal(1);
     expect(await ctx.db('app_auth_pending_logins').select('user_id')).to.have.length(0);
     expect((await client.get('/admin')).status).to.equal(200);
+    const logins = await ctx.db('app_audit_events').where({ action: 'auth.login', actor_id: user.id });
+    expect(logins).to.have.length(1);
+    expect(logins[0].details).to.deep.equal({ second_factor: 'totp' });
   });
 
   it('answers a JSON client 401 second_factor_required, then {success:true} to POST /auth/2fa {code}', async () => {
