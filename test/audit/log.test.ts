@@ -5,6 +5,7 @@ import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConfigError } from '../../lib/config.js';
 import { recordAudit } from '../../models/audit.js';
 import { pruneAuditLog } from '../../models/audit-prune.js';
+import { startAuditRetention } from '../../services/audit-retention.js';
 import { closeTestApp, contextOf, createTestApp, resetData, testConfig, type App } from '../support/app.js';
 
 const DAY = 86_400_000;
@@ -164,6 +165,18 @@ describe('the audit log retention', () => {
     const later = await Promise.all([pruneAuditLog(two), pruneAuditLog(one)]);
     expect(later.filter((outcome) => outcome.ran)).to.have.length(1);
     expect(await actions()).to.deep.equal([]);
+  });
+
+  it('is asked at once when the server starts its hourly check, which stops with it', async () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    await eventAt(now - 31 * DAY, 'user.created');
+    one.clock.set(() => now);
+    const stop = startAuditRetention(one);
+    stop();
+    await one.background.settle();
+    expect(await actions()).to.deep.equal([]);
+    const state = await one.db('app_audit_prune_state').first();
+    expect(state?.last_run_at.getTime()).to.equal(now);
   });
 
   it('reads AUDIT_RETENTION_DAYS: 365 by default, a whole number of days from 1, anything else refused with the variable named', () => {
