@@ -83,7 +83,11 @@ describe('public read cache: invalidated by notifications, never stale', () => {
       expect(again.res.text, path).to.equal(first.res.text);
       expect(again.res.headers.etag, path).to.equal(first.res.headers.etag);
 
-      for (const headers of [{ 'If-None-Match': first.res.headers.etag }, { 'If-Modified-Since': first.res.headers['last-modified'] }]) {
+      const conditions: Array<Record<string, string>> = [
+        { 'If-None-Match': String(first.res.headers.etag) },
+        { 'If-Modified-Since': String(first.res.headers['last-modified']) },
+      ];
+      for (const headers of conditions) {
         const revalidated = await counted(b, appB, path, headers);
         expect(revalidated.res.status, path).to.equal(304);
         expect(revalidated.count, path).to.equal(0);
