@@ -6,9 +6,10 @@
 import type { Request } from 'express';
 import QRCode from 'qrcode';
 import { inTransaction, type AppContext } from '../lib/context.js';
-import { ConflictError, InvalidCredentialsError } from '../lib/errors.js';
+import { AccountSuspendedError, ConflictError, InvalidCredentialsError } from '../lib/errors.js';
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { assertCanManage, assertNotSelf, lockUser } from '../models/auth/admin-rules.js';
+import { authMessages } from '../models/auth/messages.js';
 import { consumePendingLogin, lockPendingLogin, spendPendingAttempt } from '../models/auth/pending-logins.js';
 import type { Caller } from '../models/auth/roles.js';
 import {
@@ -132,12 +133,15 @@ export async function completeSecondStep(ctx: AppContext, req: Request, token: s
     const kind = user ? await useSecondFactor(tx, pending.userId, code) : undefined;
     if (!user || !kind) return { status: 'wrong' as const, left: await spendPendingAttempt(tx, token) };
     await consumePendingLogin(tx, token);
+    // Suspended between the password and the code: no session (said, as after a password).
+    if (user.suspended_at !== null) return { status: 'suspended' as const };
     if (kind === 'recovery') await recordAudit(tx, { ...actingOf(req, user), action: 'two_factor.recovery_used', target: userTarget(user) });
     return { status: 'done' as const, user, next: pending.next, kind };
   });
   if (outcome.status === 'gone' || (outcome.status === 'wrong' && outcome.left === 0)) {
     throw new InvalidCredentialsError(twoFactorServiceMessages.pendingLoginGone, { code: 'second_factor_expired' });
   }
+  if (outcome.status === 'suspended') throw new AccountSuspendedError(authMessages.accountSuspended);
   if (outcome.status === 'wrong') {
     const message = twoFactorServiceMessages.wrongCodeLeft(outcome.left);
     throw new InvalidCredentialsError(message, { code: 'second_factor_wrong', details: [{ field: 'code', message }] });

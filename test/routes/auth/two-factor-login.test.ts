@@ -218,6 +218,17 @@ describe('/auth/2fa: the second step of a login', () => {
     expect(await sessionCount(user.id)).to.equal(1);
   });
 
+  it('opens no session for an account suspended between the password and the code', async () => {
+    const { user, secret } = await enrolledUser();
+    const client = new FormClient(app, clock);
+    await passwordStep(client, 'ada@example.com', true);
+    await ctx.db('app_auth_users').where({ id: user.id }).update({ suspended_at: new Date() });
+    const response = await submitCode(client, totpNow(ctx, secret), true);
+    expect(response.body).to.include({ success: false, code: 'account_suspended' });
+    expect(await sessionCount(user.id)).to.equal(0);
+    expect(await ctx.db('app_auth_pending_logins').where({ user_id: user.id })).to.have.length(0);
+  });
+
   it('keeps a login without two-step verification as it was: one step, a session at once', async () => {
     const user = await makeUser(ctx, { email: 'bob@example.com' });
     const client = new FormClient(app, clock);
