@@ -257,7 +257,7 @@ export class PublicCache {
     this.clear();
     this.settledSeq = this.writeSeq;
     this.listening = true;
-    this.logger.debug('public cache: listening for changes');
+    this.logger.info({ maxBytes: this.maxBytes }, 'public cache: listening for changes');
     this.events.emit('listening');
   }
 
