@@ -10,6 +10,8 @@ import { AccountSuspendedError, ConflictError, InvalidCredentialsError } from '.
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { assertCanManage, assertNotSelf, lockUser } from '../models/auth/admin-rules.js';
 import { authMessages } from '../models/auth/messages.js';
+import { incrementCounter } from '../models/rate-limits.js';
+import { rateLimitedError } from '../middleware/rate-limit.js';
 import { consumePendingLogin, lockPendingLogin, spendPendingAttempt } from '../models/auth/pending-logins.js';
 import type { Caller } from '../models/auth/roles.js';
 import {
@@ -27,6 +29,8 @@ import {
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 import { verifyCurrentPassword } from './current-password.js';
 import { noticeInBackground } from './mail-policy.js';
+
+export const SECOND_FACTOR_ACCOUNT_PREFIX = 'second_factor_account:';
 
 export const twoFactorServiceMessages = {
   requiredByRole: 'Un rôle de ce compte exige la vérification en deux étapes : elle ne peut pas être désactivée.',
@@ -129,6 +133,11 @@ export async function completeSecondStep(ctx: AppContext, req: Request, token: s
   const outcome = await inTransaction(ctx, async (tx) => {
     const pending = token ? await lockPendingLogin(tx, token) : undefined;
     if (!pending || !token) return { status: 'gone' as const };
+    // Every code counts against the account's budget too (the login's), so someone who
+    // has the password and rotates addresses and pending logins still gets few guesses.
+    const { max, windowMs } = tx.config.rateLimits.login;
+    const budget = await incrementCounter(tx, SECOND_FACTOR_ACCOUNT_PREFIX + String(pending.userId), windowMs);
+    if (budget.totalHits > max) return { status: 'limited' as const, resetMs: budget.resetTime?.getTime() ?? tx.clock.nowMs() + windowMs };
     const user = await findSessionUser(tx, pending.userId);
     const kind = user ? await useSecondFactor(tx, pending.userId, code) : undefined;
     if (!user || !kind) return { status: 'wrong' as const, left: await spendPendingAttempt(tx, token) };
@@ -141,6 +150,7 @@ export async function completeSecondStep(ctx: AppContext, req: Request, token: s
   if (outcome.status === 'gone' || (outcome.status === 'wrong' && outcome.left === 0)) {
     throw new InvalidCredentialsError(twoFactorServiceMessages.pendingLoginGone, { code: 'second_factor_expired' });
   }
+  if (outcome.status === 'limited') throw rateLimitedError(ctx, new Date(outcome.resetMs), 'account');
   if (outcome.status === 'suspended') throw new AccountSuspendedError(authMessages.accountSuspended);
   if (outcome.status === 'wrong') {
     const message = twoFactorServiceMessages.wrongCodeLeft(outcome.left);

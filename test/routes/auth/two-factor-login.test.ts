@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import type request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
+import { incrementCounter } from '../../../models/rate-limits.js';
 import { useAppWithSmtp, type App } from '../../support/app.js';
 import { makeRole, makeUser, PASSWORD } from '../../support/fixtures.js';
 import { FormClient, useFakeClock } from '../../support/form-client.js';
@@ -216,6 +217,21 @@ describe('/auth/2fa: the second step of a login', () => {
     expect(reused.status).to.equal(401);
     expect(reused.body.code).to.equal('second_factor_wrong');
     expect(await sessionCount(user.id)).to.equal(1);
+  });
+
+  it('counts every code against the account too: over the login budget, 429 «pour ce compte» even from a fresh pending login', async () => {
+    const { user, secret } = await enrolledUser();
+    // As if earlier guesses had come from other addresses, through other pending logins.
+    for (let guess = 0; guess < ctx.config.rateLimits.login.max; guess++) {
+      await incrementCounter(ctx, `second_factor_account:${user.id}`, ctx.config.rateLimits.login.windowMs);
+    }
+    const client = new FormClient(app, clock);
+    await passwordStep(client, 'ada@example.com', true);
+    const response = await submitCode(client, totpNow(ctx, secret), true);
+    expect(response.status).to.equal(429);
+    expect(response.body.error).to.include('pour ce compte');
+    expect(Number(response.headers['retry-after'])).to.be.above(0);
+    expect(await sessionCount(user.id)).to.equal(0);
   });
 
   it('opens no session for an account suspended between the password and the code', async () => {
