@@ -5,6 +5,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'auth.login_failed': 'Connexion refusée',
   'auth.logout': 'Déconnexion',
   'auth.password_reset': 'Mot de passe réinitialisé par lien',
+  'auth.account_setup': 'Compte activé (invitation acceptée)',
   'account.password_changed': 'Mot de passe changé',
   'account.email_change_requested': 'Changement de courriel demandé',
   'account.email_changed': 'Courriel changé',

@@ -20,6 +20,6 @@ export async function handleConfirm({ ctx, req, res, body }: FormCall<LinkBody>)
 
 // POST /auth/setup (SPEC A7): credential created, address verified, token deleted
 export async function handleSetup({ ctx, req, res, body }: FormCall<NewPasswordBody>): Promise<void> {
-  await completeAccountSetup(ctx, { email: body.email, token: body.token, password: body.newPassword });
+  await completeAccountSetup(ctx, { email: body.email, token: body.token, password: body.newPassword, ip: req.ip ?? null });
   answerRedirect(req, res, '/auth/login?done=activated');
 }

@@ -88,6 +88,8 @@ export interface AccountSetupInput {
   email: string;
   token: string;
   password: string;
+  /** The client address, for the audit event. */
+  ip?: string | null;
 }
 
 /** Consumes an invitation: creates the credential account and marks the address verified. */
@@ -107,6 +109,9 @@ export async function completeAccountSetup(ctx: AppContext, input: AccountSetupI
     if (await hasCredential(tx, consumed.userId)) throw new UserFacingError(authMessages.accountAlreadyActive);
     await storePasswordHash(tx, consumed.userId, passwordHash);
     await markEmailVerified(tx, consumed.userId);
-    return (await findUserById(tx, consumed.userId))!;
+    const user = (await findUserById(tx, consumed.userId))!;
+    // The invitation's link proves the address: the account acts.
+    await recordAudit(tx, { ...sourceOf({ ...user, ip: input.ip ?? null }), action: 'auth.account_setup', target: userTarget(user) });
+    return user;
   });
 }

@@ -5,6 +5,7 @@ import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { issueEmailChange } from '../../models/auth/profile.js';
 import { requestPasswordReset } from '../../models/auth/recovery.js';
+import { issueToken } from '../../models/auth/verifications.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { PASSWORD, caller, logIn, makeUser } from '../support/fixtures.js';
 import { FormClient, useFakeClock } from '../support/form-client.js';
@@ -146,6 +147,21 @@ describe('audited actions of visitors and account holders', () => {
     const event = await onlyEventSince(ctx, mark);
     expect(event).to.deep.include({ action: 'auth.password_reset', actor_id: user.id, target_id: String(user.id), details: { sessions_closed: 1 } });
     expect(JSON.stringify(event)).not.to.match(/brand new|token/);
+  });
+
+  it('records auth.account_setup when an invitation is followed, by the invited account', async () => {
+    const invited = await makeUser(ctx, { name: 'Iris', password: null, verified: false });
+    const { token } = await issueToken(ctx, 'account_setup', invited);
+    const mark = await auditMark(ctx);
+    const response = await new FormClient(app, clock).submit(
+      '/auth/setup',
+      { email: invited.email, token, newPassword: 'my very own passphrase', confirmPassword: 'my very own passphrase' },
+      { from: `/auth/setup?email=${encodeURIComponent(invited.email)}&token=${token}` },
+    );
+    expect(response.status, response.text.slice(0, 300)).to.equal(303);
+    const event = await onlyEventSince(ctx, mark);
+    expect(event).to.deep.include({ action: 'auth.account_setup', actor_id: invited.id, actor_name: 'Iris', target_id: String(invited.id) });
+    expect(JSON.stringify(event)).not.to.match(/passphrase|token/);
   });
 
   describe('on one’s own account (/app/api/users/profile)', () => {
