@@ -36,7 +36,7 @@ describe('/admin shell', () => {
     const page = await client.get('/admin');
     expect(page.status).to.equal(200);
     expect(page.text).to.include('<title>Administration — Site de test</title>');
-    expect(navLinks(page.text)).to.deep.equal(['/admin', '/admin/users', '/admin/roles', '/admin/pages', '/admin/media', '/admin/profile']);
+    expect(navLinks(page.text)).to.deep.equal(['/admin', '/admin/users', '/admin/roles', '/admin/audit', '/admin/pages', '/admin/media', '/admin/profile']);
     expect(page.text).to.include('Ada Lovelace');
     expect(page.text).to.match(/<form method="post" action="\/auth\/logout"[^>]*>\s*<input type="hidden" name="_csrf" value="[^"]+">/);
     expect(page.headers['cache-control']).to.equal('no-store');
