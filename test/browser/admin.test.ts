@@ -298,6 +298,7 @@ describe('administration in a browser', function () {
       ['roles-new', '/admin/roles/new', 'Nouveau rôle'],
       ['role-edit', `/admin/roles/${roleId}`, 'Rôle editor'],
       ['role-delete', `/admin/roles/${roleId}/delete`, 'Supprimer le rôle editor'],
+      ['audit-log', '/admin/audit', 'Journal'],
       ['pages-tree', '/admin/pages', 'Pages'],
       ['page-new', '/admin/pages/new', 'Nouvelle page'],
       ['page-edit', pagePath, 'Page Accueil du site'],
