@@ -38,6 +38,9 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitedOperation, string> = {
   api: '300/5m',
 };
 
+export const UPLOAD_STORAGE_KINDS = ['disk', 'database'] as const;
+export type UploadStorageKind = (typeof UPLOAD_STORAGE_KINDS)[number];
+
 export type TrustProxySetting = false | number | string[];
 
 export interface Config {
@@ -47,6 +50,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Connections of this process's pool (DATABASE_POOL_MAX). */
   databasePoolMax: number;
+  /** A streaming replica for the public reads (DATABASE_READ_URL); unset → everything reads the primary. */
+  databaseReadUrl: string | undefined;
   port: number;
   host: string;
   baseUrl: string;
@@ -60,6 +65,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   uploadDir: string;
+  /** Where uploaded files live (UPLOAD_STORAGE): `disk` under uploadDir (default) or `database` (PostgreSQL). */
+  uploadStorage: UploadStorageKind;
   logLevel: string;
   passwordHashCost: number;
   passwordHashThreads: number;
@@ -134,6 +141,7 @@ export function parseTrustProxy(value: string | undefined): TrustProxySetting {
 interface DatabaseEnv {
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
+  DATABASE_READ_URL?: string;
 }
 
 interface Env extends DatabaseEnv {
@@ -150,6 +158,7 @@ interface Env extends DatabaseEnv {
   SMTP_URL?: string;
   MAIL_FROM?: string;
   UPLOAD_DIR?: string;
+  UPLOAD_STORAGE: UploadStorageKind;
   LOG_LEVEL: string;
   PASSWORD_HASH_COST: number;
   PASSWORD_HASH_THREADS: number;
@@ -164,6 +173,7 @@ interface Env extends DatabaseEnv {
 const databaseKeys = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
+  DATABASE_READ_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
 };
 
 // One message whatever the mistake (0, 2.5, 65, "many").
@@ -194,6 +204,10 @@ const envSchema = Joi.object<Env>({
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   MAIL_FROM: Joi.string(),
   UPLOAD_DIR: Joi.string(),
+  UPLOAD_STORAGE: Joi.string()
+    .valid(...UPLOAD_STORAGE_KINDS)
+    .default('disk')
+    .messages({ 'any.only': '{{#label}} must be "disk" (files under UPLOAD_DIR) or "database" (files in PostgreSQL)' }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   PASSWORD_HASH_COST: Joi.number().integer().min(4).max(15).default(11),
   // One core stays for the event loop: on a 2-core VPS, two hashing threads would starve it.
@@ -263,6 +277,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !value.SESSION_SECRET) {
     throw new ConfigError('SESSION_SECRET is required when NODE_ENV=production (at least 32 characters)');
   }
+  if (value.DATABASE_READ_URL && !value.DATABASE_URL) {
+    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL: a replica follows a primary server, not the embedded database');
+  }
   if (isProduction && value.PASSWORD_HASH_COST < 11) {
     throw new ConfigError('PASSWORD_HASH_COST must be 11 or more when NODE_ENV=production');
   }
@@ -281,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
+    databaseReadUrl: value.DATABASE_READ_URL,
     port,
     host: value.HOST,
     baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
@@ -292,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: value.SMTP_URL,
     mailFrom: value.MAIL_FROM ?? `"${appName.replace(/"/g, '')}" <no-reply@localhost>`,
     uploadDir: path.resolve(projectRoot, value.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    uploadStorage: value.UPLOAD_STORAGE,
     logLevel: value.LOG_LEVEL,
     passwordHashCost: value.PASSWORD_HASH_COST,
     passwordHashThreads: value.PASSWORD_HASH_THREADS,

@@ -13,7 +13,9 @@ import { createMetrics, metricsOff, type Metrics } from './metrics.js';
 import type { SiteRegistry } from './modules.js';
 import { createPasswordHasher, type PasswordHasher } from './password-hasher.js';
 import { PublicCache } from './public-cache.js';
+import { ReadReplica } from './read-replica.js';
 import { newSetupCode } from './setup-code.js';
+import { createUploadStore, type UploadStore } from './upload-storage.js';
 
 /** Facts an application learns once and keeps for its lifetime. */
 export interface AppMemo {
@@ -51,6 +53,13 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** The public read cache (lib/public-cache.ts): off when PAGE_CACHE_MB=0. */
   readonly publicCache: PublicCache;
+  /** The replica's pool (DATABASE_READ_URL), else `db`; inside inTransaction() the transaction.
+   *  Public reads take it through publicReads(), which checks the replica is fresh enough. */
+  readonly readDb: Knex;
+  /** Chooses between the replica and the primary (lib/read-replica.ts); unset without DATABASE_READ_URL. */
+  readonly readReplica?: ReadReplica;
+  /** Uploaded files (lib/upload-storage.ts): on disk or in PostgreSQL per UPLOAD_STORAGE. */
+  readonly uploads: UploadStore;
 }
 
 export function createContext(config: Config & { databaseUrl: string }, site: SiteRegistry): AppContext {
@@ -59,8 +68,10 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
   // Collected only when someone may read them: without a token /metrics does not exist.
   const metrics = config.metricsToken ? createMetrics() : metricsOff;
   const db = createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger, metrics });
-  const publicCache = new PublicCache({ maxBytes: config.pageCacheBytes, databaseUrl: config.databaseUrl, logger });
+  const publicCache = new PublicCache({ maxBytes: config.pageCacheBytes, databaseUrl: config.databaseUrl, logger, listen: !!config.databaseReadUrl });
   publicCache.watchWrites(db);
+  const readDb = config.databaseReadUrl ? createKnex(config.databaseReadUrl, { poolMax: config.databasePoolMax, logger, metrics: metricsOff }) : db;
+  const readReplica = readDb === db ? undefined : new ReadReplica({ primary: db, replica: readDb, cache: publicCache, logger });
   return {
     config,
     db,
@@ -80,6 +91,9 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     },
     metrics,
     publicCache,
+    readDb,
+    readReplica,
+    uploads: createUploadStore(config, db),
   };
 }
 
@@ -89,6 +103,7 @@ export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.publicCache.close();
   ctx.mailer.close();
   await ctx.db.destroy();
+  if (ctx.readDb !== ctx.db) await ctx.readDb.destroy();
   await ctx.hasher.close();
 }
 
@@ -98,7 +113,19 @@ export async function closeContext(ctx: AppContext): Promise<void> {
  * savepoint).
  */
 export function inTransaction<T>(ctx: AppContext, work: (tx: AppContext) => Promise<T>): Promise<T> {
-  return ctx.db.transaction((trx) => work({ ...ctx, db: trx }));
+  return ctx.db.transaction((trx) => work({ ...ctx, db: trx, readDb: trx }));
+}
+
+/**
+ * The context a public read (page by path, child lists, the site, the sitemap) runs its
+ * statements with: `db` is the replica when it has replayed every change heard of,
+ * else the primary (lib/read-replica.ts). Inside a transaction, or without a replica,
+ * `ctx` itself.
+ */
+export async function publicReads(ctx: AppContext): Promise<AppContext> {
+  if (!ctx.readReplica || ctx.readDb === ctx.db) return ctx;
+  const db = await ctx.readReplica.choose();
+  return db === ctx.db ? ctx : { ...ctx, db };
 }
 
 /** Logs `message` once per application for `key`. */

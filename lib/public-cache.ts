@@ -77,6 +77,8 @@ export interface PublicCacheOptions {
   logger: Logger;
   /** Back-off of the listener's reconnection (ms). */
   retry?: { minMs: number; maxMs: number };
+  /** Listen even when the cache is off (maxBytes 0): a read replica follows the changes (lib/read-replica.ts). */
+  listen?: boolean;
 }
 
 export class PublicCache {
@@ -96,15 +98,17 @@ export class PublicCache {
   constructor(options: PublicCacheOptions) {
     this.maxBytes = Math.max(0, Math.floor(options.maxBytes));
     this.logger = options.logger;
-    if (this.maxBytes === 0) return;
-    const negativeBytes = Math.max(4096, Math.floor(this.maxBytes * NEGATIVE_SHARE));
-    this.entries = new LRUCache<string, CachedAnswer>({
-      maxSize: Math.max(1, this.maxBytes - negativeBytes),
-      maxEntrySize: Math.max(1, Math.floor(this.maxBytes * MAX_ENTRY_SHARE)),
-      sizeCalculation: (answer, key) =>
-        answer.body.length + key.length + ENTRY_OVERHEAD + 8 * (answer.pages.length + answer.lists.length + answer.media.length),
-    });
-    this.negatives = new LRUCache<string, true>({ maxSize: negativeBytes, sizeCalculation: (_value, key) => key.length + NEGATIVE_OVERHEAD });
+    if (this.maxBytes === 0 && !options.listen) return;
+    if (this.maxBytes > 0) {
+      const negativeBytes = Math.max(4096, Math.floor(this.maxBytes * NEGATIVE_SHARE));
+      this.entries = new LRUCache<string, CachedAnswer>({
+        maxSize: Math.max(1, this.maxBytes - negativeBytes),
+        maxEntrySize: Math.max(1, Math.floor(this.maxBytes * MAX_ENTRY_SHARE)),
+        sizeCalculation: (answer, key) =>
+          answer.body.length + key.length + ENTRY_OVERHEAD + 8 * (answer.pages.length + answer.lists.length + answer.media.length),
+      });
+      this.negatives = new LRUCache<string, true>({ maxSize: negativeBytes, sizeCalculation: (_value, key) => key.length + NEGATIVE_OVERHEAD });
+    }
     this.listener = new PublicChangeListener({
       databaseUrl: options.databaseUrl,
       logger: options.logger,
@@ -123,6 +127,11 @@ export class PublicCache {
 
   /** Off (PAGE_CACHE_MB=0), or not listening: every read goes to the database. */
   get usable(): boolean {
+    return this.listening && this.entries !== undefined;
+  }
+
+  /** True while every committed change reaches this process (also with the cache off, when asked to listen). */
+  get hearsChanges(): boolean {
     return this.listening;
   }
 

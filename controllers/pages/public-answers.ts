@@ -2,7 +2,7 @@
 // answer conditional requests: one lookup (no statement on a hit), one fill that is
 // stored only when no change raced it, and the headers every public answer carries.
 import type { Response } from 'express';
-import type { AppContext } from '../../lib/context.js';
+import { publicReads, type AppContext } from '../../lib/context.js';
 import type { CachedAnswer } from '../../lib/public-cache.js';
 
 /** `public, max-age=0, must-revalidate, s-maxage=N` (PUBLIC_CACHE_SECONDS). */
@@ -14,12 +14,14 @@ export function publicCacheControl(ctx: AppContext): string {
  * The answer stored under `key`, else `fill()`'s (stored when nothing changed during
  * the fill). `unknownPath` names the path when `fill()` resolves one: a null answer is
  * then remembered as an unknown path until a page is created, moved or renamed.
+ * `fill()` runs its statements with the context it is given: on the read replica when
+ * it is fresh enough (publicReads()), else on the primary.
  */
 export async function cachedAnswer(
   ctx: AppContext,
   key: string,
   unknownPath: string | undefined,
-  fill: () => Promise<CachedAnswer | null>,
+  fill: (reads: AppContext) => Promise<CachedAnswer | null>,
 ): Promise<CachedAnswer | null> {
   const cache = ctx.publicCache;
   if (await cache.ready()) {
@@ -28,7 +30,7 @@ export async function cachedAnswer(
     if (unknownPath !== undefined && cache.isUnknown(unknownPath)) return null;
   }
   const started = cache.begin();
-  const answer = await fill();
+  const answer = await fill(await publicReads(ctx));
   if (answer) cache.store(started, key, answer);
   else if (unknownPath !== undefined) cache.storeUnknown(started, unknownPath);
   return answer;

@@ -32,8 +32,8 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
   const { ctx } = call;
   const segments = segmentsOf(call.query.path, 'path');
   const path = segments.join('/');
-  const answer = await cachedAnswer(ctx, `api:${path}`, isResolvablePath(segments) ? path : undefined, async () => {
-    const resolved = await resolvePublicPage(ctx, segments);
+  const answer = await cachedAnswer(ctx, `api:${path}`, isResolvablePath(segments) ? path : undefined, async (reads) => {
+    const resolved = await resolvePublicPage(reads, segments);
     if (!resolved) return null;
     const { page, ancestorIds } = resolved;
     return buildAnswer(JSON.stringify({ ...page, blocks: withoutMediaData(page.blocks) }), {
@@ -55,13 +55,13 @@ export async function listPublicPages(call: Call<NoParams, { parent?: string; li
   const { parent, limit, offset } = call.query;
   let answer: CachedAnswer | null;
   if (parent === undefined || parent === 'root' || parent === '') {
-    answer = await cachedAnswer(ctx, `list:root:${limit}:${offset}`, undefined, () => childListAnswer(ctx, null, '', [], limit, offset));
+    answer = await cachedAnswer(ctx, `list:root:${limit}:${offset}`, undefined, (reads) => childListAnswer(reads, null, '', [], limit, offset));
   } else if (/^\d+$/.test(parent)) {
     const parentId = Number(parent);
     if (parentId > MAX_ID) throw new NotFoundError(pageMessages.pageNotFound);
-    answer = await cachedAnswer(ctx, `list:id:${parentId}:${limit}:${offset}`, undefined, async () => {
-      const place = await publicPlaceOf(ctx, parentId);
-      return place && childListAnswer(ctx, parentId, place.path, place.ids, limit, offset);
+    answer = await cachedAnswer(ctx, `list:id:${parentId}:${limit}:${offset}`, undefined, async (reads) => {
+      const place = await publicPlaceOf(reads, parentId);
+      return place && childListAnswer(reads, parentId, place.path, place.ids, limit, offset);
     });
   } else {
     const segments = segmentsOf(parent, 'parent');
@@ -69,10 +69,10 @@ export async function listPublicPages(call: Call<NoParams, { parent?: string; li
       throw new ValidationError(pageMessages.parentInvalid, { details: [{ field: 'parent', message: pageMessages.parentInvalid }] });
     }
     const path = segments.join('/');
-    answer = await cachedAnswer(ctx, `list:path:${path}:${limit}:${offset}`, path, async () => {
-      const resolved = await resolvePublicPage(ctx, segments);
+    answer = await cachedAnswer(ctx, `list:path:${path}:${limit}:${offset}`, path, async (reads) => {
+      const resolved = await resolvePublicPage(reads, segments);
       if (!resolved) return null;
-      return childListAnswer(ctx, resolved.page.id, '/' + path, [...resolved.ancestorIds, resolved.page.id], limit, offset);
+      return childListAnswer(reads, resolved.page.id, '/' + path, [...resolved.ancestorIds, resolved.page.id], limit, offset);
     });
   }
   if (!answer) throw new NotFoundError(pageMessages.pageNotFound);

@@ -98,16 +98,16 @@ export function notFoundPage(res: Response): void {
 // GET / — the public root page whose slug is `accueil`, else a list of the root pages.
 export async function renderHome(catalog: PageCatalog, call: Call): Promise<void> {
   const { ctx, res } = call;
-  const answer = await cachedAnswer(ctx, 'html:/', undefined, async () => {
-    const resolved = await resolvePublishedPage(ctx, [HOME_SLUG]);
-    if (resolved) return renderPage(ctx, res, catalog, resolved, '/');
-    const { items } = await listPublicChildrenAt(ctx, null, '', { limit: 200 });
+  const answer = await cachedAnswer(ctx, 'html:/', undefined, async (reads) => {
+    const resolved = await resolvePublishedPage(reads, [HOME_SLUG]);
+    if (resolved) return renderPage(reads, res, catalog, resolved, '/');
+    const { items } = await listPublicChildrenAt(reads, null, '', { limit: 200 });
     const html = await renderToString(res, 'site/home.njk', {
       children: items,
       meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') },
     });
     // The root list shows root pages only: it changes with them (and with the creation of a home page).
-    return buildAnswer(html, { contentType: HTML_TYPE, lastModified: await renderedChangedAt(ctx, []), pages: [], lists: [0], media: [] });
+    return buildAnswer(html, { contentType: HTML_TYPE, lastModified: await renderedChangedAt(reads, []), pages: [], lists: [0], media: [] });
   });
   sendAnswer(res, answer!, publicCacheControl(ctx));
 }
@@ -127,9 +127,9 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   }
   const segments = path.slice(1).split('/');
   if (!isResolvablePath(segments)) return notFoundPage(res);
-  const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async () => {
-    const resolved = await resolvePublishedPage(ctx, segments);
-    return resolved && renderPage(ctx, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
+  const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async (reads) => {
+    const resolved = await resolvePublishedPage(reads, segments);
+    return resolved && renderPage(reads, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
   });
   if (!answer) return notFoundPage(res);
   sendAnswer(res, answer, publicCacheControl(ctx));

@@ -6,11 +6,12 @@
 // Both answer 304 to If-None-Match / If-Modified-Since from the tree's version (one
 // primary-key read), before any other statement. A file the public read cache holds
 // (any page change drops them all) is answered from it, 304 included, with no statement.
+// Their statements run on the read replica when it is fresh enough (publicReads()).
 import type { Gate } from '../../lib/gate.js';
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import Joi from 'joi';
-import type { AppContext } from '../../lib/context.js';
+import { publicReads, type AppContext } from '../../lib/context.js';
 import { text } from '../../lib/schema-primitives.js';
 import { HOME_SLUG } from '../../models/pages/public.js';
 import { sitemapBatch, sitemapFileCount, sitemapRange, SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
@@ -98,9 +99,10 @@ export async function serveSitemapIndex(options: SitemapOptions, gate: Gate, cal
   const cached = (await cache.ready()) ? cache.get('sitemap:index') : undefined;
   if (cached) return sendAnswer(res, cached, SITEMAP_CACHE_CONTROL);
   const started = cache.begin();
-  const state = await readTreeState(ctx);
+  const reads = await publicReads(ctx);
+  const state = await readTreeState(reads);
   if (answeredFromCache(ctx, call, state, options, 'index')) return;
-  const files = await gate.run(() => sitemapFileCount(ctx, options.perFile));
+  const files = await gate.run(() => sitemapFileCount(reads, options.perFile));
   let body = `${XML_HEAD}<sitemapindex xmlns="${NAMESPACE}">\n`;
   for (let n = 1; n <= files; n++) body += entry('sitemap', absoluteUrl(ctx.config.baseUrl, `/sitemap-${n}.xml`), state.changedAt);
   const answer = buildAnswer(`${body}</sitemapindex>\n`, {
@@ -126,10 +128,11 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
   const cached = (await cache.ready()) ? cache.get(key) : undefined;
   if (cached) return sendAnswer(res, cached, SITEMAP_CACHE_CONTROL);
   const started = cache.begin();
-  const state = await readTreeState(ctx);
+  const reads = await publicReads(ctx);
+  const state = await readTreeState(reads);
   // The same version cannot have lost the file: a 304 needs nothing else.
   if (answeredFromCache(ctx, call, state, options, `file-${n}`)) return;
-  const range = await gate.run(() => sitemapRange(ctx, n, options.perFile));
+  const range = await gate.run(() => sitemapRange(reads, n, options.perFile));
   if (!range) {
     res.removeHeader('ETag');
     res.removeHeader('Last-Modified');
@@ -159,7 +162,7 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
   await write(`${XML_HEAD}<urlset xmlns="${NAMESPACE}">\n`);
   if (range.withHome) await write(entry('url', absoluteUrl(base, '/')));
   for (let after = 0; !closed;) {
-    const rows = await gate.run(() => sitemapBatch(ctx, range, after, options.batchSize));
+    const rows = await gate.run(() => sitemapBatch(reads, range, after, options.batchSize));
     let chunk = '';
     for (const row of rows) {
       if (row.url !== null) chunk += entry('url', absoluteUrl(base, row.url === `/${HOME_SLUG}` ? '/' : row.url), row.updated_at);
