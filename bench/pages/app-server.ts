@@ -15,6 +15,8 @@ const config = loadConfig({
   APP_NAME: 'Bench',
   DATA_DIR: process.env.BENCH_DATA_DIR,
   PASSWORD_HASH_COST: '11',
+  // The public read cache: default size unless the run sets it (0 measures without it).
+  PAGE_CACHE_MB: process.env.PAGE_CACHE_MB,
 });
 const number = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 const sitemap = { batchSize: number('SITEMAP_BATCH'), concurrency: number('SITEMAP_CONCURRENCY'), duty: number('SITEMAP_DUTY') };
