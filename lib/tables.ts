@@ -339,6 +339,25 @@ export interface PendingLoginInsert {
   created_at?: TimestampInput;
 }
 
+// ---------------------------------------------------------------- uploads (core)
+
+/** A file stored in PostgreSQL (UPLOAD_STORAGE=database; lib/upload-storage-database.ts). */
+export interface UploadBlobRow {
+  /** The stored name, e.g. `media/<32 hex>.png` (the URL without /uploads/). */
+  name: string;
+  content_type: string;
+  size: number;
+  bytes: Buffer;
+  created_at: Date;
+}
+export interface UploadBlobInsert {
+  name: string;
+  content_type: string;
+  size: number;
+  bytes: Buffer;
+  created_at?: TimestampInput;
+}
+
 // ---------------------------------------------------------------- knex's own bookkeeping
 
 export interface KnexMigrationRow {
@@ -379,6 +398,7 @@ export interface AppTables {
   app_auth_two_factor: Table<TwoFactorRow, TwoFactorInsert>;
   app_auth_recovery_codes: Table<RecoveryCodeRow, RecoveryCodeInsert>;
   app_auth_pending_logins: Table<PendingLoginRow, PendingLoginInsert>;
+  app_upload_blobs: Table<UploadBlobRow, UploadBlobInsert>;
   knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;
   knex_migrations_lock: Table<KnexMigrationLockRow>;
 }

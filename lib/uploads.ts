@@ -1,19 +1,19 @@
 // Image uploads, shared by the profile picture and the pages module's media library.
-// multer keeps the file in memory (2 MB at most), so a refused upload never touches
-// the disk; the type is read from the file's first bytes, never from its name or the
-// client's Content-Type; accepted files are stored under UPLOAD_DIR with a generated
-// name and served by GET /uploads/* (routes/uploads.ts). Where files live is the
-// application's UPLOAD_DIR (ctx.config.uploadDir).
+// multer keeps the file in memory (2 MB at most), so a refused upload is never stored;
+// the type is read from the file's first bytes, never from its name or the client's
+// Content-Type; accepted files are stored with a generated name through ctx.uploads
+// (lib/upload-storage.ts: under UPLOAD_DIR or in PostgreSQL, per UPLOAD_STORAGE) and
+// served by GET /uploads/* (routes/uploads.ts).
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import type { AppContext } from './context.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
+import { UPLOAD_FOLDER, UPLOADS_URL_PREFIX, storedName } from './upload-names.js';
+
+export { SERVED_CONTENT_TYPES, UPLOADS_URL_PREFIX } from './upload-names.js';
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
-export const UPLOADS_URL_PREFIX = '/uploads/';
 
 export const uploadMessages = {
   tooLarge: 'Le fichier dépasse la taille maximale de 2 Mo.',
@@ -32,13 +32,6 @@ export const IMAGE_CONTENT_TYPES: Record<ImageType, string> = {
 };
 
 const EXTENSIONS: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
-
-/** Content-Type served for each stored extension (only what storeImage writes). */
-export const SERVED_CONTENT_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-};
 
 /** The image type given by the magic bytes, or undefined when it is none of the three. */
 export function detectImageType(buffer: Buffer): ImageType | undefined {
@@ -103,10 +96,8 @@ export function parseImageUpload(field: string, options: { maxBytes?: number } =
   };
 }
 
-const SEGMENT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
 export interface StoredFile {
-  /** Path relative to UPLOAD_DIR, e.g. `avatars/3f…9a.png`. */
+  /** The stored name, e.g. `avatars/3f…9a.png`. */
   path: string;
   /** Public URL, e.g. `/uploads/avatars/3f…9a.png`. */
   url: string;
@@ -114,38 +105,33 @@ export interface StoredFile {
   size: number;
 }
 
-/** Writes the image under UPLOAD_DIR/subdir with a random name; returns where it went. */
+/**
+ * Stores the image in the configured storage under `subdir` with a random name; returns
+ * where it went. With database storage it joins ctx's transaction, if any.
+ */
 export async function storeImage(ctx: AppContext, image: Pick<UploadedImage, 'buffer' | 'type'>, subdir: string): Promise<StoredFile> {
-  if (!SEGMENT.test(subdir)) throw new Error(`invalid upload subdirectory: ${subdir}`);
-  const directory = path.join(ctx.config.uploadDir, subdir);
-  await mkdir(directory, { recursive: true });
-  const name = `${randomBytes(16).toString('hex')}.${EXTENSIONS[image.type]}`;
-  const target = path.join(directory, name);
-  // Written beside its final name then renamed: a reader never sees half a file.
-  const temporary = `${target}.part`;
-  await writeFile(temporary, image.buffer, { flag: 'wx', mode: 0o644 });
-  await rename(temporary, target);
-  const relative = `${subdir}/${name}`;
-  return { path: relative, url: UPLOADS_URL_PREFIX + relative, contentType: IMAGE_CONTENT_TYPES[image.type], size: image.buffer.length };
+  if (!UPLOAD_FOLDER.test(subdir)) throw new Error(`invalid upload subdirectory: ${subdir}`);
+  const name = `${subdir}/${randomBytes(16).toString('hex')}.${EXTENSIONS[image.type]}`;
+  const contentType = IMAGE_CONTENT_TYPES[image.type];
+  await ctx.uploads.put(name, image.buffer, contentType, ctx.db);
+  return { path: name, url: UPLOADS_URL_PREFIX + name, contentType, size: image.buffer.length };
 }
 
 /**
- * The absolute file for a stored path or URL, or undefined when it does not look like
- * something storeImage() wrote (so `..`, absolute paths and dotfiles never resolve).
+ * Where a stored path or URL would be on disk (UPLOAD_DIR), or undefined when it does not
+ * look like something storeImage() wrote (so `..`, absolute paths and dotfiles never resolve).
  */
 export function resolveStoredFile(ctx: AppContext, pathOrUrl: string): string | undefined {
-  const relative = pathOrUrl.startsWith(UPLOADS_URL_PREFIX) ? pathOrUrl.slice(UPLOADS_URL_PREFIX.length) : pathOrUrl;
-  const parts = relative.split('/');
-  if (parts.length !== 2 || !SEGMENT.test(parts[0]) || !/^[a-f0-9]{32}\.(png|jpg|webp)$/.test(parts[1])) return undefined;
-  return path.join(ctx.config.uploadDir, parts[0], parts[1]);
+  const name = storedName(pathOrUrl);
+  return name === undefined ? undefined : ctx.uploads.disk.fileOf(name);
 }
 
-/** Deletes a stored file; a missing file or a foreign path is ignored. */
+/**
+ * Deletes a stored file from both storages; a missing file or a foreign path is ignored.
+ * With ctx in a transaction, the database copy goes with it.
+ */
 export async function removeStoredFile(ctx: AppContext, pathOrUrl: string | null | undefined): Promise<void> {
   if (!pathOrUrl) return;
-  const file = resolveStoredFile(ctx, pathOrUrl);
-  if (!file) return;
-  await unlink(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  const name = storedName(pathOrUrl);
+  if (name) await ctx.uploads.remove(name, ctx.db);
 }

@@ -1,7 +1,8 @@
 // Media library use cases of the pages module, called by both the JSON routes
 // (/app/api/admin/media) and the screens (/admin/media): the file and its row go
 // together, or neither stays.
-import type { AppContext } from '../lib/context.js';
+import { inTransaction, type AppContext } from '../lib/context.js';
+import { storedName } from '../lib/upload-names.js';
 import { removeStoredFile, storeImage, type UploadedImage } from '../lib/uploads.js';
 import type { Actor } from '../models/audit.js';
 import { deleteMedia, insertMedia, type Media } from '../models/pages/media.js';
@@ -11,7 +12,7 @@ export interface MediaTexts {
   caption?: string;
 }
 
-/** Stores the checked image under UPLOAD_DIR/media and records it; a failed insert removes the file. */
+/** Stores the checked image under `media/` (ctx.uploads) and records it; a failed insert removes the file. */
 export async function addMedia(ctx: AppContext, actor: Actor | null, image: UploadedImage, texts: MediaTexts): Promise<Media> {
   const stored = await storeImage(ctx, image, 'media');
   try {
@@ -27,11 +28,17 @@ export async function addMedia(ctx: AppContext, actor: Actor | null, image: Uplo
 }
 
 /**
- * Deletes a media no page uses (409 `media_in_use` otherwise), then its file. The row
- * is gone once this returns: a file that cannot be removed is only logged (best effort).
+ * Deletes a media no page uses (409 `media_in_use` otherwise), then its file. With
+ * database storage the bytes go in the row's transaction; a file on disk is removed
+ * once the row is gone, best effort (a failure is only logged).
  */
 export async function removeMedia(ctx: AppContext, id: number, actor: Actor | null = null): Promise<Media> {
-  const media = await deleteMedia(ctx, id, actor);
+  const media = await inTransaction(ctx, async (tx) => {
+    const removed = await deleteMedia(tx, id, actor);
+    const name = storedName(removed.filename);
+    if (name) await tx.uploads.database.remove(name, tx.db);
+    return removed;
+  });
   await removeStoredFile(ctx, media.filename).catch((error: unknown) => ctx.logger.warn({ err: error, mediaId: media.id }, 'media file could not be removed'));
   return media;
 }

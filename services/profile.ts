@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import { inTransaction, type AppContext } from '../lib/context.js';
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
+import { storedName } from '../lib/upload-names.js';
 import { removeStoredFile, storeImage, type UploadedImage } from '../lib/uploads.js';
 import { assertPasswordPolicy } from '../models/auth/passwords.js';
 import { publicSessionId, revokeAllUserSessions, revokeUserSession } from '../models/auth/sessions.js';
@@ -57,12 +58,13 @@ export async function changeOwnPassword(
 
 /**
  * Stores the new picture, records it, then removes the previous file (or the new one,
- * should recording fail: no file is left that nothing points to).
+ * should recording fail: no file is left that nothing points to). With database
+ * storage the previous bytes go in the recording's transaction.
  * Mail: none.
  */
 export async function setProfilePicture(ctx: AppContext, caller: Acting, image: UploadedImage): Promise<User> {
   const stored = await storeImage(ctx, image, 'avatars');
-  const { user, previous } = await replaceProfileImage(ctx, caller.id, stored.url).catch(async (error: unknown) => {
+  const { user, previous } = await replacePicture(ctx, caller.id, stored.url).catch(async (error: unknown) => {
     await removeStoredFile(ctx, stored.path);
     throw error;
   });
@@ -72,9 +74,19 @@ export async function setProfilePicture(ctx: AppContext, caller: Acting, image: 
 
 /** Forgets the picture, then removes its file. Mail: none. */
 export async function removeProfilePicture(ctx: AppContext, caller: Acting): Promise<User> {
-  const { user, previous } = await replaceProfileImage(ctx, caller.id, null);
+  const { user, previous } = await replacePicture(ctx, caller.id, null);
   await removeStoredFile(ctx, previous);
   return user;
+}
+
+/** Records the new picture and drops the previous one's database copy in the same transaction. */
+function replacePicture(ctx: AppContext, userId: number, image: string | null): ReturnType<typeof replaceProfileImage> {
+  return inTransaction(ctx, async (tx) => {
+    const replaced = await replaceProfileImage(tx, userId, image);
+    const name = replaced.previous ? storedName(replaced.previous) : undefined;
+    if (name) await tx.uploads.database.remove(name, tx.db);
+    return replaced;
+  });
 }
 
 /**
