@@ -52,6 +52,8 @@ export interface Config {
   databasePoolMax: number;
   /** A streaming replica for the public reads (DATABASE_READ_URL); unset → everything reads the primary. */
   databaseReadUrl: string | undefined;
+  /** A direct connection for the public cache's LISTEN (DATABASE_LISTEN_URL), when DATABASE_URL goes through a pooler in transaction mode. */
+  databaseListenUrl: string | undefined;
   port: number;
   host: string;
   baseUrl: string;
@@ -142,6 +144,7 @@ interface DatabaseEnv {
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
   DATABASE_READ_URL?: string;
+  DATABASE_LISTEN_URL?: string;
 }
 
 interface Env extends DatabaseEnv {
@@ -174,6 +177,7 @@ const databaseKeys = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
   DATABASE_READ_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  DATABASE_LISTEN_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
 };
 
 // One message whatever the mistake (0, 2.5, 65, "many").
@@ -280,6 +284,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (value.DATABASE_READ_URL && !value.DATABASE_URL) {
     throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL: a replica follows a primary server, not the embedded database');
   }
+  if (value.DATABASE_LISTEN_URL && !value.DATABASE_URL) {
+    throw new ConfigError('DATABASE_LISTEN_URL needs DATABASE_URL: it reaches the same server directly');
+  }
   if (isProduction && value.PASSWORD_HASH_COST < 11) {
     throw new ConfigError('PASSWORD_HASH_COST must be 11 or more when NODE_ENV=production');
   }
@@ -299,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
     databaseReadUrl: value.DATABASE_READ_URL,
+    databaseListenUrl: value.DATABASE_LISTEN_URL,
     port,
     host: value.HOST,
     baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),

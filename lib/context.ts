@@ -68,7 +68,13 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
   // Collected only when someone may read them: without a token /metrics does not exist.
   const metrics = config.metricsToken ? createMetrics() : metricsOff;
   const db = createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger, metrics });
-  const publicCache = new PublicCache({ maxBytes: config.pageCacheBytes, databaseUrl: config.databaseUrl, logger, listen: !!config.databaseReadUrl });
+  const publicCache = new PublicCache({
+    maxBytes: config.pageCacheBytes,
+    // LISTEN needs a session of its own: a direct connection when DATABASE_URL goes through a pooler.
+    databaseUrl: config.databaseListenUrl ?? config.databaseUrl,
+    logger,
+    listen: !!config.databaseReadUrl,
+  });
   publicCache.watchWrites(db);
   const readDb = config.databaseReadUrl ? createKnex(config.databaseReadUrl, { poolMax: config.databasePoolMax, logger, metrics: metricsOff }) : db;
   const readReplica = readDb === db ? undefined : new ReadReplica({ primary: db, replica: readDb, cache: publicCache, logger });

@@ -4,9 +4,11 @@
 // paused (pg_wal_replay_pause()) a committed change is still visible on the site at
 // once, with the read cache on or off, and the cache never keeps the replica's stale answer.
 import { once } from 'node:events';
+import os from 'node:os';
 import { expect } from 'chai';
 import request from 'supertest';
 import pg from 'pg';
+import { loadConfig } from '../../lib/config.js';
 import { createKnex } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
 import { migrateLatest } from '../../lib/migrations.js';
@@ -210,5 +212,28 @@ describe('read replica: public reads on a streaming replica, never older than a 
     await lost;
     const json = await request(app).get(byPath('listener-lost'));
     expect(json.body.title).to.equal('Écoute perdue');
+  });
+});
+
+describe('read replica and listener settings', () => {
+  const base = { NODE_ENV: 'test', DATA_DIR: os.tmpdir(), SESSION_SECRET: 'x'.repeat(40) };
+  it('takes DATABASE_READ_URL and DATABASE_LISTEN_URL beside DATABASE_URL, and leaves them unset by default', () => {
+    const config = loadConfig({
+      ...base,
+      DATABASE_URL: 'postgres://site@pooler:6432/site',
+      DATABASE_READ_URL: 'postgres://site@replica:5432/site',
+      DATABASE_LISTEN_URL: 'postgres://site@primary:5432/site',
+    });
+    expect(config.databaseReadUrl).to.equal('postgres://site@replica:5432/site');
+    expect(config.databaseListenUrl).to.equal('postgres://site@primary:5432/site');
+    const plain = loadConfig({ ...base, DATABASE_URL: 'postgres://site@db:5432/site' });
+    expect(plain.databaseReadUrl).to.equal(undefined);
+    expect(plain.databaseListenUrl).to.equal(undefined);
+  });
+
+  it('refuses them without DATABASE_URL, or when they are not PostgreSQL URLs, naming the variable', () => {
+    expect(() => loadConfig({ ...base, DATABASE_READ_URL: 'postgres://site@replica/site' })).to.throw(/DATABASE_READ_URL needs DATABASE_URL/);
+    expect(() => loadConfig({ ...base, DATABASE_LISTEN_URL: 'postgres://site@primary/site' })).to.throw(/DATABASE_LISTEN_URL needs DATABASE_URL/);
+    expect(() => loadConfig({ ...base, DATABASE_URL: 'postgres://site@db/site', DATABASE_READ_URL: 'mysql://replica/site' })).to.throw(/DATABASE_READ_URL/);
   });
 });
