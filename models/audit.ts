@@ -30,7 +30,7 @@ export interface AuditEvent {
 }
 
 export const auditMessages = {
-  badCursor: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.',
+  badCursor: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.',
 } as const;
 
 // Column sizes of the migration: a longer label or name is cut, never refused (the

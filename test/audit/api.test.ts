@@ -137,6 +137,15 @@ describe('reading the audit log', () => {
       expect(seen).to.deep.equal(Array.from({ length: 120 }, (_, index) => 120 - index));
     });
 
+    it('refuses a target id without its type, saying so', async () => {
+      const reader = await caller(ctx, { permissions: ['admin.access', 'audit.view'] });
+      const response = await request(app).get('/app/api/audit?target_id=5').set('Cookie', reader.cookie);
+      expect(response.status).to.equal(400);
+      expect(response.body.details.map((detail: { message: string }) => detail.message)).to.deep.equal([
+        '«target_id» demande aussi «target_type» (par exemple « target_type=page&target_id=12 »).',
+      ]);
+    });
+
     it('refuses a cursor it did not give with a 400 and a French message', async () => {
       const reader = await caller(ctx, { permissions: ['admin.access', 'audit.view'] });
       for (const cursor of [
@@ -147,7 +156,7 @@ describe('reading the audit log', () => {
       ]) {
         const response = await request(app).get(`/app/api/audit?cursor=${cursor}`).set('Cookie', reader.cookie);
         expect(response.status, cursor).to.equal(400);
-        expect(response.body).to.include({ code: 'bad_cursor', error: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.' });
+        expect(response.body).to.include({ code: 'bad_cursor', error: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.' });
       }
     });
   });

@@ -169,6 +169,7 @@ const CASES: Case[] = [
   { row: 'GET /admin/audit', path: '/admin/audit?actor_id=1e3', status: 400, why: 'exponent actor id' },
   { row: 'GET /admin/audit', path: '/admin/audit?from=23/11/2026', status: 400, why: 'day not as a date field sends it' },
   { row: 'GET /admin/audit', path: '/admin/audit?target_id=%00', status: 400, why: 'NUL in the target' },
+  { row: 'GET /admin/audit', path: '/admin/audit?target_id=12&target_type=', status: 400, why: 'target number without its type' },
   { row: 'GET /admin/audit', path: '/admin/audit?action=&actor_id=&x=1', status: 200, why: 'empty filters and unknown parameters are ignored' },
   { row: 'GET /admin/roles/new', path: '/admin/roles/new?x=1', status: 200, why: 'unknown query parameters are ignored' },
   { row: 'POST /admin/roles', path: '/admin/roles', fields: { name: 'bad/name' }, status: 400, why: 'role name outside its pattern' },

@@ -243,6 +243,7 @@ const CASES: Case[] = [
   { method: 'get', route: '/audit', path: '/audit?action=Auth%20Login', status: 400, why: 'action outside its pattern' },
   { method: 'get', route: '/audit', path: '/audit?target_id=%00', status: 400, why: 'NUL in target_id' },
   { method: 'get', route: '/audit', path: '/audit?action=a&action=b', status: 400, why: 'action given twice' },
+  { method: 'get', route: '/audit', path: '/audit?target_id=12', status: 400, why: 'target id without its type' },
   { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A\u0000B' }, status: 400, why: 'NUL in the name' },
   { method: 'post', route: '/users', path: '/users', body: { email: 'a@example.com', name: 'A\ud800' }, status: 400, why: 'lone surrogate in the name' },
   {
