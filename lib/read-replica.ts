@@ -22,6 +22,8 @@ import type { PublicCache } from './public-cache.js';
 /** How long a public read waits for the replica to catch up before reading the primary. */
 export const REPLICA_WAIT_MS = 200;
 const POLL_MS = 10;
+/** After a failed statement on the replica, public reads use the primary this long before trying it again. */
+export const REPLICA_RETRY_MS = 5000;
 
 /** `16/B374D848` → a comparable number (a WAL position is 64 bits). */
 export function parseLsn(lsn: string | null | undefined): bigint | undefined {
@@ -54,6 +56,8 @@ export class ReadReplica {
   private targetPending?: Promise<void>;
   private changesSinceTarget = 0;
   private catchingUp?: { target: bigint; done: Promise<boolean> };
+  /** Until when (Date.now()) the replica is left alone after a failure. */
+  private downUntil = 0;
 
   constructor(private readonly options: ReadReplicaOptions) {
     this.waitMs = options.waitMs ?? REPLICA_WAIT_MS;
@@ -69,9 +73,24 @@ export class ReadReplica {
     while (this.targetPending) await this.targetPending;
     if (!cache.hearsChanges) return this.count(primary);
     const target = this.target;
-    if (target === 0n) return this.count(primary);
+    if (target === 0n || Date.now() < this.downUntil) return this.count(primary);
     if (this.replayed >= target) return this.count(replica);
     return this.count((await this.catchUp(target)) ? replica : primary);
+  }
+
+  /**
+   * A statement on the replica failed (it is down, or unreachable): the reads use the
+   * primary for REPLICA_RETRY_MS, then the replica's position is checked again.
+   */
+  failed(error: unknown): void {
+    if (Date.now() >= this.downUntil) {
+      this.options.logger.warn(
+        { err: error instanceof Error ? error.message : String(error), retryMs: REPLICA_RETRY_MS },
+        'read replica: a statement failed; public reads use the primary',
+      );
+    }
+    this.replayed = 0n;
+    this.downUntil = Date.now() + REPLICA_RETRY_MS;
   }
 
   private count(db: Knex): Knex {
@@ -124,7 +143,7 @@ export class ReadReplica {
         if (lsn > this.replayed) this.replayed = lsn;
         if (lsn >= target) return true;
       } catch (error) {
-        this.options.logger.warn({ err: (error as Error).message }, 'read replica: unreachable; public reads use the primary');
+        this.failed(error);
         return false;
       }
     }

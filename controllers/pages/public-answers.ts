@@ -30,7 +30,16 @@ export async function cachedAnswer(
     if (unknownPath !== undefined && cache.isUnknown(unknownPath)) return null;
   }
   const started = cache.begin();
-  const answer = await fill(await publicReads(ctx));
+  const reads = await publicReads(ctx);
+  let answer: CachedAnswer | null;
+  try {
+    answer = await fill(reads);
+  } catch (error) {
+    // A replica that fails is left alone for a while, and this read answered by the primary.
+    if (reads === ctx || !ctx.readReplica) throw error;
+    ctx.readReplica.failed(error);
+    answer = await fill(ctx);
+  }
   if (answer) cache.store(started, key, answer);
   else if (unknownPath !== undefined) cache.storeUnknown(started, unknownPath);
   return answer;

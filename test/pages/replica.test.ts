@@ -90,7 +90,7 @@ describe('read replica: public reads on a streaming replica, never older than a 
   });
 
   afterEach(async () => {
-    if (pair) await sql(pair.replicaUrl, 'SELECT pg_wal_replay_resume()');
+    if (pair) await sql(pair.replicaUrl, 'SELECT pg_wal_replay_resume()').catch(() => undefined);
   });
 
   function replicaApp(env: Record<string, string> = {}): { app: App; ctx: AppContext } {
@@ -212,6 +212,21 @@ describe('read replica: public reads on a streaming replica, never older than a 
     await lost;
     const json = await request(app).get(byPath('listener-lost'));
     expect(json.body.title).to.equal('Écoute perdue');
+  });
+
+  // Last: the replica does not come back.
+  it('answers the public reads from the primary when the replica is down', async () => {
+    const { app, ctx } = replicaApp({ PAGE_CACHE_MB: '0' });
+    await hearing(ctx);
+    await makePage(ctx, { title: 'Sans réplique', slug: 'replica-down' });
+    await caughtUp(pair!);
+    expect((await request(app).get(byPath('replica-down'))).body.title).to.equal('Sans réplique');
+    pair!.stopReplica();
+    for (const path of [byPath('replica-down'), '/replica-down', '/app/api/pages?parent=root']) {
+      const res = await request(app).get(path);
+      expect(res.status, path).to.equal(200);
+      expect(res.text, path).to.contain('Sans réplique');
+    }
   });
 });
 

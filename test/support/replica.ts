@@ -25,6 +25,8 @@ export interface ReplicaPair {
   primaryUrl: string;
   replicaUrl: string;
   method: ReplicaMethod;
+  /** Stops the replica only (immediate shutdown). */
+  stopReplica(): void;
   stop(): Promise<void>;
 }
 
@@ -160,7 +162,11 @@ export async function startReplicaPair(binaries: PostgresBinaries): Promise<Repl
     await stop();
     throw error;
   }
-  return { primaryUrl, replicaUrl, method, stop };
+  const stopReplica = () => {
+    run(bin, 'pg_ctl', ['-D', replicaDir, '-m', 'immediate', '-w', 'stop']);
+    started.splice(started.indexOf(replicaDir), 1);
+  };
+  return { primaryUrl, replicaUrl, method, stopReplica, stop };
 }
 
 /** The base backup without pg_basebackup: the data folder copied between pg_backup_start() and pg_backup_stop(). */
