@@ -185,6 +185,20 @@ async function main(): Promise<void> {
     agent.destroy();
     server.close();
 
+    // The plans, and the time the server itself spends on each statement.
+    for (const [label, where, value] of [
+      ["one actor's latest 50", 'actor_id = $1', 500],
+      ["one page's history", `target_type = 'page' AND target_id = $1`, '2500'],
+    ] as const) {
+      const { rows: plan } = await bare.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql(where)}`, [value]);
+      const lines = plan.map((row) => row['QUERY PLAN']);
+      const scan = lines
+        .find((line) => /Scan/.test(line))
+        ?.trim()
+        .replace(/\s+\(cost.*$/, '');
+      const execution = lines.find((line) => /^Execution Time/.test(line));
+      console.log(`plan, ${label}: ${scan}; ${execution}`);
+    }
     const count = await ctx.db('app_audit_events').count({ n: '*' }).first();
     console.log(
       `\naudit log: ${Number(count?.n).toLocaleString('en')} events seeded in ${(seededIn / 1000).toFixed(1)} s; ${requests} sequential requests per line (ms)\n`,
