@@ -11,6 +11,8 @@ import { deletePage } from '../../models/pages/page-delete.js';
 import { updatePage } from '../../models/pages/pages.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { adminQuery } from '../support/database.js';
+import { makeUser, PNG_1X1 } from '../support/fixtures.js';
+import { setProfilePicture } from '../../services/profile.js';
 import { countStatements, makeChain, makePage } from './helpers.js';
 
 const CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=0';
@@ -267,6 +269,22 @@ describe('public read cache: invalidated by notifications, never stale', () => {
     } finally {
       await closeTestApp(off);
     }
+  });
+
+  it('serves uploaded files for a year, immutable: a new picture is a new name, the old one is gone', async () => {
+    const user = await makeUser(a);
+    const image = { buffer: PNG_1X1, type: 'png' as const, contentType: 'image/png', size: PNG_1X1.length, originalName: 'a.png' };
+    const acting = { id: user.id, name: user.name, permissions: [], ip: null };
+    const first = (await setProfilePicture(a, acting, image)).image!;
+    const served = await request(appB).get(first);
+    expect(served.status).to.equal(200);
+    expect(served.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    const second = (await setProfilePicture(a, acting, image)).image!;
+    expect(second)
+      .to.match(/^\/uploads\/avatars\/[a-f0-9]{32}\.png$/)
+      .and.not.equal(first);
+    expect((await request(appB).get(first)).status).to.equal(404);
+    expect((await request(appB).get(second)).headers['cache-control']).to.equal('public, max-age=31536000, immutable');
   });
 
   it('keeps within PAGE_CACHE_MB, dropping the least recently used answers, unknown paths within their own share', async () => {
