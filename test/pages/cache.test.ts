@@ -9,7 +9,8 @@ import type { AppContext } from '../../lib/context.js';
 import { insertMedia, updateMedia } from '../../models/pages/media.js';
 import { deletePage } from '../../models/pages/page-delete.js';
 import { updatePage } from '../../models/pages/pages.js';
-import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
+import { ConfigError } from '../../lib/config.js';
+import { closeTestApp, contextOf, createTestApp, resetData, testConfig, type App } from '../support/app.js';
 import { adminQuery } from '../support/database.js';
 import { makeUser, PNG_1X1 } from '../support/fixtures.js';
 import { setProfilePicture } from '../../services/profile.js';
@@ -285,6 +286,20 @@ describe('public read cache: invalidated by notifications, never stale', () => {
       .and.not.equal(first);
     expect((await request(appB).get(first)).status).to.equal(404);
     expect((await request(appB).get(second)).headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+  });
+
+  it('reads PAGE_CACHE_MB (megabytes, fractions allowed, 32 by default) and PUBLIC_CACHE_SECONDS (0 by default), refusing other values by name', () => {
+    expect(testConfig({})).to.include({ pageCacheBytes: 32 * 1024 * 1024, publicCacheSeconds: 0 });
+    expect(testConfig({ PAGE_CACHE_MB: '0.5', PUBLIC_CACHE_SECONDS: '600' })).to.include({ pageCacheBytes: 524_288, publicCacheSeconds: 600 });
+    for (const [name, value] of [
+      ['PAGE_CACHE_MB', '-1'],
+      ['PAGE_CACHE_MB', 'beaucoup'],
+      ['PUBLIC_CACHE_SECONDS', '1.5'],
+      ['PUBLIC_CACHE_SECONDS', '-3'],
+      ['PUBLIC_CACHE_SECONDS', '31536001'],
+    ]) {
+      expect(() => testConfig({ [name]: value }), `${name}=${value}`).to.throw(ConfigError, name);
+    }
   });
 
   it('keeps within PAGE_CACHE_MB, dropping the least recently used answers, unknown paths within their own share', async () => {
