@@ -90,7 +90,7 @@ export class PublicCache {
   private listening = false;
   private writeSeq = 0;
   private settledSeq = 0;
-  private settling?: { seq: number; done: Promise<void> };
+  private settling?: { seq: number; done: Promise<boolean> };
   private readonly logger: Logger;
   /** 'listening', 'lost' and 'change' (after a notification was applied): for probes and tests. */
   readonly events = new EventEmitter();
@@ -169,19 +169,17 @@ export class PublicCache {
     if (!this.listening) return false;
     const target = this.writeSeq;
     while (this.listening && this.settledSeq < target) {
-      if (this.settling) {
-        await this.settling.done;
-        continue;
-      }
-      const seq = this.writeSeq;
-      const done = this.listener!.roundTrip().then(
-        (ok) => {
+      if (!this.settling) {
+        const seq = this.writeSeq;
+        const done = this.listener!.roundTrip().then((ok) => {
           if (ok && seq > this.settledSeq) this.settledSeq = seq;
-        },
-        () => undefined,
-      );
-      this.settling = { seq, done: done.finally(() => (this.settling = undefined)) };
-      await this.settling.done;
+          return ok;
+        });
+        this.settling = { seq, done: done.finally(() => (this.settling = undefined)) };
+      }
+      // A failed round trip means the connection is going: this read does without the
+      // cache (the loss empties it as soon as it is reported), never loops on it.
+      if (!(await this.settling.done)) return false;
     }
     return this.listening;
   }
