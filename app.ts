@@ -206,11 +206,6 @@ async function main(): Promise<void> {
   const { logger } = running.app.locals.ctx;
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // In a cluster the primary says «server listening» once every worker listens.
-  logger.info(
-    { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl },
-    worker ? 'worker listening' : 'server listening',
-  );
   // Once per start: by the single process, or by the cluster's first worker (the others
   // share its setup code and outbox).
   const firstOfAll = worker === undefined || worker === 1;
@@ -220,8 +215,15 @@ async function main(): Promise<void> {
     const { setupCode } = running.app.locals.ctx.memo;
     logger.warn({ setupCode }, `no account exists yet and the server listens beyond loopback: the first-run form asks for this setup code: ${setupCode}`);
   }
+  // The start's notices come before the listening line, which whoever watches the log
+  // (people, supervisors, tests) waits for.
   const outbox = running.app.locals.ctx.mailer.outboxDirectory();
   if (firstOfAll && outbox) logger.warn({ outbox }, 'SMTP_URL is not set: emails are written to the outbox folder, not sent');
+  // In a cluster the primary says «server listening» once every worker listens.
+  logger.info(
+    { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl },
+    worker ? 'worker listening' : 'server listening',
+  );
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {

@@ -2,31 +2,19 @@
 // DATABASE_URL, or against the embedded cluster under the data folder when it is unset.
 // latest, rollback (the last batch) and reset (every migration) wait for any other
 // process migrating the same database (lib/migrations.ts holds an advisory lock).
-import { ConfigError, loadConfig, type Config } from '../lib/config.js';
-import { createKnex } from '../lib/db.js';
-import { ensureDatabase } from '../lib/embedded-postgres.js';
-import { createLogger } from '../lib/logger.js';
+import { configOrExit, openDatabase } from './support.js';
 import { migrateLatest, migrateReset, migrateRollback, migrationStatus } from '../lib/migrations.js';
 
 const COMMANDS = ['latest', 'rollback', 'reset', 'status'];
 const command = process.argv[2] ?? 'latest';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
-const logger = createLogger(config.logLevel);
+const { config, logger } = configOrExit(1);
 if (!COMMANDS.includes(command)) {
   logger.error(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
   process.exit(2);
 }
 
-const database = await ensureDatabase(config, logger);
-const knex = createKnex(database.url, { poolMax: 2, logger });
+const { database, knex } = await openDatabase(config, logger);
 const options = { onWait: () => logger.info('another process is migrating this database: waiting for it to finish') };
 let exitCode = 0;
 try {

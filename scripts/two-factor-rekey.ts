@@ -4,10 +4,7 @@
 // command line, where `ps` and the shell history would keep it:
 //   printf '%s\n' "$OLD_SESSION_SECRET" | npm run two-factor:rekey
 // The current one comes from the configuration, like the server's.
-import { ConfigError, loadConfig, type Config } from '../lib/config.js';
-import { createKnex } from '../lib/db.js';
-import { ensureDatabase } from '../lib/embedded-postgres.js';
-import { createLogger } from '../lib/logger.js';
+import { configOrExit, openDatabase } from './support.js';
 import { reencryptSecrets } from '../models/auth/two-factor-crypto.js';
 
 async function readStandardInput(): Promise<string> {
@@ -16,15 +13,7 @@ async function readStandardInput(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
 }
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
-const logger = createLogger(config.logLevel);
+const { config, logger } = configOrExit(1);
 const previous = await readStandardInput();
 if (!previous) {
   logger.error('the previous SESSION_SECRET is read from standard input: printf \'%s\\n\' "$OLD_SESSION_SECRET" | npm run two-factor:rekey');
@@ -35,8 +24,7 @@ if (previous === config.sessionSecret) {
   process.exit(2);
 }
 
-const database = await ensureDatabase(config, logger);
-const knex = createKnex(database.url, { poolMax: 2, logger });
+const { database, knex } = await openDatabase(config, logger);
 let exitCode = 0;
 try {
   const report = await reencryptSecrets(knex, previous, config.sessionSecret);

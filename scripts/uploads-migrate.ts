@@ -4,10 +4,8 @@
 // and restart; run it again afterwards to move what was uploaded in between (it skips what
 // is already there). Prints moved, skipped and failed; exits 1 when a file failed, 2 on a
 // wrong command line.
-import { ConfigError, UPLOAD_STORAGE_KINDS, loadConfig, type Config, type UploadStorageKind } from '../lib/config.js';
-import { createKnex } from '../lib/db.js';
-import { ensureDatabase } from '../lib/embedded-postgres.js';
-import { createLogger } from '../lib/logger.js';
+import { UPLOAD_STORAGE_KINDS, type UploadStorageKind } from '../lib/config.js';
+import { configOrExit, openDatabase } from './support.js';
 import { migrateUploads } from '../lib/upload-migrate.js';
 import { createUploadStore } from '../lib/upload-storage.js';
 
@@ -31,17 +29,8 @@ if ('error' in parsed) {
 }
 const { to } = parsed;
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(2);
-}
-const logger = createLogger(config.logLevel);
-const database = await ensureDatabase(config, logger);
-const knex = createKnex(database.url, { poolMax: 2, logger });
+const { config, logger } = configOrExit(2);
+const { database, knex } = await openDatabase(config, logger);
 let exitCode = 0;
 try {
   const from = to === 'disk' ? 'database' : 'disk';
