@@ -134,6 +134,21 @@ export async function publicReads(ctx: AppContext): Promise<AppContext> {
   return db === ctx.db ? ctx : { ...ctx, db };
 }
 
+/**
+ * Runs a public read with publicReads()' context. A replica that fails is left alone
+ * for a while (lib/read-replica.ts) and the read is run again on the primary, so a lost
+ * replica costs a slower answer, never an error page.
+ */
+export async function withPublicReads<T>(ctx: AppContext, run: (reads: AppContext) => Promise<T>): Promise<T> {
+  const reads = await publicReads(ctx);
+  if (reads === ctx || !ctx.readReplica) return run(ctx);
+  const replica = ctx.readReplica;
+  return run(reads).catch((error: unknown) => {
+    replica.failed(error);
+    return run(ctx);
+  });
+}
+
 /** Logs `message` once per application for `key`. */
 export function warnOnce(ctx: AppContext, key: string, message: string, details: Record<string, unknown> = {}): void {
   if (ctx.memo.loggedOnce.has(key)) return;

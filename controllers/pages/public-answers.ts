@@ -2,7 +2,7 @@
 // answer conditional requests: one lookup (no statement on a hit), one fill that is
 // stored only when no change raced it, and the headers every public answer carries.
 import type { Response } from 'express';
-import { publicReads, type AppContext } from '../../lib/context.js';
+import { withPublicReads, type AppContext } from '../../lib/context.js';
 import type { CachedAnswer } from '../../lib/public-cache.js';
 
 /** `public, max-age=0, must-revalidate, s-maxage=N` (PUBLIC_CACHE_SECONDS). */
@@ -15,7 +15,7 @@ export function publicCacheControl(ctx: AppContext): string {
  * the fill). `unknownPath` names the path when `fill()` resolves one: a null answer is
  * then remembered as an unknown path until a page is created, moved or renamed.
  * `fill()` runs its statements with the context it is given: on the read replica when
- * it is fresh enough (publicReads()), else on the primary.
+ * it is fresh enough, else on the primary (withPublicReads()).
  */
 export async function cachedAnswer(
   ctx: AppContext,
@@ -30,16 +30,7 @@ export async function cachedAnswer(
     if (unknownPath !== undefined && cache.isUnknown(unknownPath)) return null;
   }
   const started = cache.begin();
-  const reads = await publicReads(ctx);
-  let answer: CachedAnswer | null;
-  try {
-    answer = await fill(reads);
-  } catch (error) {
-    // A replica that fails is left alone for a while, and this read answered by the primary.
-    if (reads === ctx || !ctx.readReplica) throw error;
-    ctx.readReplica.failed(error);
-    answer = await fill(ctx);
-  }
+  const answer = await withPublicReads(ctx, fill);
   if (answer) cache.store(started, key, answer);
   else if (unknownPath !== undefined) cache.storeUnknown(started, unknownPath);
   return answer;
