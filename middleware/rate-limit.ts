@@ -1,7 +1,7 @@
 // Per-client-address rate limits (SPEC "Limits"), one named limiter per operation,
 // counters shared through PostgreSQL. On the public forms only POSTs count, and a
 // session never widens a budget; the API limiter may give logged-in callers more.
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { RateLimitedOperation } from '../lib/config.js';
 import type { AppContext } from '../lib/context.js';
@@ -41,6 +41,29 @@ export interface RateLimiterOptions {
   loggedInMultiplier?: number;
   /** Budget override; default the configured budget of the operation. */
   budget?: { max: number; windowMs: number };
+  /**
+   * Gives the hit back when the input's own rules refuse the submission (a typo: nothing
+   * hashed, nothing sent), through `refundRateLimit` (routes/form-failure.ts). Off for
+   * `login`, whose every attempt counts.
+   */
+  refundRefusedInput?: boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** Set once a request has spent a budget that gives refused input back. */
+      rateLimitRefund?: () => Promise<void>;
+    }
+  }
+}
+
+/** Gives back the hit a refused input spent, once; nothing when it spent none. */
+export async function refundRateLimit(res: Response): Promise<void> {
+  const refund = res.locals.rateLimitRefund;
+  res.locals.rateLimitRefund = undefined;
+  if (refund) await refund();
 }
 
 export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperation, options: RateLimiterOptions = {}): RequestHandler {
@@ -48,12 +71,13 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
   const budget = options.budget ?? ctx.config.rateLimits[operation];
   const methods = new Set(options.methods ?? ['POST']);
   const multiplier = options.loggedInMultiplier ?? 1;
-  return rateLimit({
+  const store = new PostgresRateLimitStore(ctx, operation);
+  const limiter = rateLimit({
     windowMs: budget.windowMs,
     limit: (req: Request) => (multiplier !== 1 && req.user ? budget.max * multiplier : budget.max),
     standardHeaders: false,
     legacyHeaders: false,
-    store: new PostgresRateLimitStore(ctx, operation),
+    store,
     // Requests without a readable address are not limited (SPEC: suspended, warned once).
     skip: (req: Request) => !methods.has(req.method) || clientAddressKey(ctx, req) === undefined,
     keyGenerator: (req: Request) => clientAddressKey(ctx, req)!,
@@ -72,4 +96,14 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
       error: (message: unknown) => logger.error({ err: message }, 'rate limiter'),
     },
   });
+  if (!options.refundRefusedInput) return limiter;
+  return function countRefundably(req: Request, res: Response, next: NextFunction): void {
+    void limiter(req, res, (error?: unknown) => {
+      // Counted only when the limiter let the request through and did not skip it.
+      const counted = (req as Request & { rateLimit?: unknown }).rateLimit !== undefined;
+      const key = counted ? clientAddressKey(ctx, req) : undefined;
+      if (!error && key !== undefined) res.locals.rateLimitRefund = () => store.decrement(key);
+      next(error);
+    });
+  };
 }

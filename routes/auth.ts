@@ -138,7 +138,10 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
       if (row.method === 'get') return [];
       // Every public form spends a budget (rows of one operation share its counters);
       // logout, the one form that is not public, has none.
-      const publicForm = row.limit ? [createRateLimiter(ctx, row.limit), antiBot.refuseBots] : [];
+      // A typo refused by the input's rules gives its hit back (routes/form-failure.ts),
+      // except on login, whose every attempt counts.
+      const limiter = row.limit && createRateLimiter(ctx, row.limit, { refundRefusedInput: row.limit !== 'login' });
+      const publicForm = limiter ? [limiter, antiBot.refuseBots] : [];
       if (row !== firstRun) return [formReached, ...csrf.protection, ...publicForm];
       // A first-run form from a tab opened before the account existed is refused before
       // its token is checked: that token was minted without the session the same browser

@@ -7,8 +7,9 @@
 // `{success:false, error, code?, details?}`.
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
-import { RateLimitedError, UnauthenticatedError } from '../lib/errors.js';
+import { RateLimitedError, UnauthenticatedError, ValidationError } from '../lib/errors.js';
 import { toAppError, wantsJson } from '../middleware/error-handler.js';
+import { refundRateLimit } from '../middleware/rate-limit.js';
 import type { AnyRoute, FormLocals, FormSpec } from './define.js';
 
 const MAX_ECHOED_LENGTH = 5000;
@@ -35,6 +36,10 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
   return async function formFailureHandler(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
     if (res.headersSent || !res.locals.formReached) return next(error);
     const appError = toAppError(error);
+    // Input refused by its own rules (joi at the edge, the password policy before any
+    // hashing) cost nothing and sent nothing: a person's typo does not spend the budget.
+    // Anti-bot refusals and everything past the input's rules keep their hit.
+    if (error instanceof ValidationError) await refundRateLimit(res);
     if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     if (wantsJson(req)) {
       if (appError.status >= 500) ctx.logger.error({ requestId: req.id, err: error, path: req.path }, appError.message);

@@ -160,10 +160,11 @@ describe('/auth rate limits', () => {
     });
   });
 
+  // Anti-bot refusals (sent too fast) count; a typo would not (rate-limits-fair.test.ts).
   it('counts first-run submissions against the register budget, shared with registration', async () => {
     const client = new FormClient(app, clock);
     for (let attempt = 0; attempt < BUDGET; attempt++) {
-      expect((await client.submit('/auth', { name: 'A', email: 'a@example.com', password: 'short' })).status).to.equal(400);
+      expect((await client.submit('/auth', { name: 'A', email: 'a@example.com', password: strongPassword }, { waitMs: 100 })).status).to.equal(400);
     }
     const refused = await client.submit('/auth', { name: 'A', email: 'a@example.com', password: strongPassword });
     expect(refused.status).to.equal(429);
