@@ -72,6 +72,8 @@ export interface Config {
   logLevel: string;
   passwordHashCost: number;
   passwordHashThreads: number;
+  /** Nice value of the hashing threads on Linux (PASSWORD_HASH_NICE, default 19; 0 = the process's priority). */
+  passwordHashNice: number;
   rateLimits: Record<RateLimitedOperation, RateLimitBudget>;
   /** Bearer token of GET /metrics (METRICS_TOKEN); unset → /metrics is 404 and nothing is collected. */
   metricsToken: string | undefined;
@@ -164,7 +166,8 @@ interface Env extends DatabaseEnv {
   UPLOAD_STORAGE: UploadStorageKind;
   LOG_LEVEL: string;
   PASSWORD_HASH_COST: number;
-  PASSWORD_HASH_THREADS: number;
+  PASSWORD_HASH_THREADS?: number;
+  PASSWORD_HASH_NICE: number;
   METRICS_TOKEN?: string;
   AUDIT_RETENTION_DAYS: number;
   PAGE_CACHE_MB: number;
@@ -214,12 +217,10 @@ const envSchema = Joi.object<Env>({
     .messages({ 'any.only': '{{#label}} must be "disk" (files under UPLOAD_DIR) or "database" (files in PostgreSQL)' }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   PASSWORD_HASH_COST: Joi.number().integer().min(4).max(15).default(11),
-  // One core stays for the event loop: on a 2-core VPS, two hashing threads would starve it.
-  PASSWORD_HASH_THREADS: Joi.number()
-    .integer()
-    .min(1)
-    .max(16)
-    .default(Math.min(4, Math.max(1, os.availableParallelism() - 1))),
+  // Default: defaultHashThreads() below, once the nice value is known.
+  PASSWORD_HASH_THREADS: Joi.number().integer().min(1).max(16),
+  // 19: the hashing threads take only the CPU time nothing else wants (Linux; 0 turns it off).
+  PASSWORD_HASH_NICE: Joi.number().integer().min(0).max(19).default(19),
   // Sent as `Authorization: Bearer <token>`: the characters a bearer token may hold (RFC 6750).
   METRICS_TOKEN: Joi.string()
     .min(32)
@@ -272,6 +273,18 @@ export function resolveConcurrency(value: number | 'auto', cores = os.availableP
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Hashing threads when PASSWORD_HASH_THREADS is unset, 1 to 4. Threads at a lower
+ * priority (Linux, nice above 0) cannot take a core from the event loop, which the
+ * scheduler hands back the CPU as soon as a request arrives: one per core, so logins
+ * use every idle core. Threads at the event loop's priority would share its core and
+ * delay every request behind a hash: one core stays free for the event loop.
+ */
+export function defaultHashThreads(nice: number, cores = os.availableParallelism(), platform: NodeJS.Platform = process.platform): number {
+  const niced = nice > 0 && platform === 'linux';
+  return Math.min(4, Math.max(1, niced ? cores : cores - 1));
+}
+
   const result = envSchema.validate(env, { abortEarly: true, convert: true });
   if (result.error) throw new ConfigError(`Invalid configuration: ${result.error.message}`);
   const { value } = result;
@@ -321,7 +334,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadStorage: value.UPLOAD_STORAGE,
     logLevel: value.LOG_LEVEL,
     passwordHashCost: value.PASSWORD_HASH_COST,
-    passwordHashThreads: value.PASSWORD_HASH_THREADS,
+    passwordHashThreads: value.PASSWORD_HASH_THREADS ?? defaultHashThreads(value.PASSWORD_HASH_NICE),
+    passwordHashNice: value.PASSWORD_HASH_NICE,
     rateLimits,
     metricsToken: value.METRICS_TOKEN,
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,

@@ -81,7 +81,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
   return {
     config,
     db,
-    hasher: createPasswordHasher({ cost: config.passwordHashCost, threads: config.passwordHashThreads, logger, metrics }),
+    hasher: createPasswordHasher({ cost: config.passwordHashCost, threads: config.passwordHashThreads, nice: config.passwordHashNice, logger, metrics }),
     mailer: new Mailer(config, logger, clock, metrics),
     clock,
     logger,

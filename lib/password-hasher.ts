@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { HashJob } from './hash-worker.js';
+import type { HashJob, HashWorkerData, ThreadPriority } from './hash-worker.js';
 import type { Logger } from './logger.js';
 import { metricsOff, type HashOperation, type Metrics } from './metrics.js';
 
@@ -20,6 +20,8 @@ export interface PasswordHasher {
 export interface PasswordHasherOptions {
   cost: number;
   threads: number;
+  /** Nice value of the hashing threads on Linux (PASSWORD_HASH_NICE; 0 leaves them at the process's priority). */
+  nice?: number;
   logger: Logger;
   /** The app's metrics: queue length at each scrape, and each job's time from submission to result. */
   metrics?: Metrics;
@@ -29,11 +31,14 @@ export interface PasswordHasherOptions {
 
 /** The application's hashing threads: started on first use, closed with the app. */
 export function createPasswordHasher(options: PasswordHasherOptions): PasswordHasher {
-  let pool: Piscina<HashJob, string | boolean> | undefined;
+  let pool: Piscina<HashJob, string | boolean | ThreadPriority> | undefined;
+  let priorityChecked = false;
+  const workerData: HashWorkerData = { nice: options.nice ?? 0 };
   const running = () => {
     if (!pool) {
-      pool = new Piscina<HashJob, string | boolean>({
+      pool = new Piscina<HashJob, string | boolean | ThreadPriority>({
         filename: (options.workerFile ?? HASH_WORKER).href,
+        workerData,
         // A fixed pool: threads stay up (bcrypt is the whole job), the rest waits in order.
         minThreads: options.threads,
         maxThreads: options.threads,
@@ -42,12 +47,16 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
       });
       // Failures outside any job (a job's own failure rejects its promise instead).
       pool.on('error', (error: Error) => options.logger.error({ err: error.message }, 'password hashing thread failed'));
+      if (!priorityChecked && workerData.nice > 0) {
+        priorityChecked = true;
+        void checkPriority(pool, workerData.nice, options.logger);
+      }
     }
     return pool;
   };
   const metrics = options.metrics ?? metricsOff;
   metrics.watchHashQueue(() => pool?.queueSize ?? 0);
-  const run = async (operation: HashOperation, job: HashJob): Promise<string | boolean> => {
+  const run = async (operation: HashOperation, job: HashJob): Promise<string | boolean | ThreadPriority> => {
     if (!metrics.registry) return running().run(job);
     const started = process.hrtime.bigint();
     try {
@@ -65,4 +74,22 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
       await current?.close();
     },
   };
+}
+
+// Once per pool: a thread that could not lower its priority (no /proc, a platform other
+// than Linux) would compete with the event loop as an ordinary thread; the log says so,
+// since PASSWORD_HASH_THREADS was then sized for niced threads.
+async function checkPriority(pool: Piscina<HashJob, string | boolean | ThreadPriority>, nice: number, logger: Logger): Promise<void> {
+  if (process.platform !== 'linux') {
+    logger.warn({ nice }, 'password hashing threads cannot lower their priority on this platform: set PASSWORD_HASH_THREADS to the CPU cores less one');
+    return;
+  }
+  try {
+    const report = (await pool.run({ op: 'priority' })) as ThreadPriority;
+    if (report.error || report.nice === undefined || report.nice < nice) {
+      logger.warn({ nice, err: report.error, got: report.nice }, 'a password hashing thread could not lower its priority');
+    }
+  } catch {
+    // The pool closed first, or the thread died: nothing to report about priorities.
+  }
 }

@@ -4,7 +4,7 @@ import runHashJob, { type HashJob } from '../../lib/hash-worker.js';
 
 export const CRASH_PASSWORD = 'crash this thread now';
 
-export default function crashingHashJob(job: HashJob): string | boolean {
-  if (job.password === CRASH_PASSWORD) process.exit(3);
+export default function crashingHashJob(job: HashJob): ReturnType<typeof runHashJob> {
+  if (job.op !== 'priority' && job.password === CRASH_PASSWORD) process.exit(3);
   return runHashJob(job);
 }
