@@ -70,3 +70,46 @@ describe('the schema the migrations build', () => {
     expectCommittedSnapshot(await readSchemaSnapshot(knex), 'The schema built again after a full rollback');
   });
 });
+
+describe('the schema snapshot: triggers and functions', () => {
+  const name = `site_schema_triggers_${process.pid}`;
+  let knex: Knex;
+
+  before(async () => {
+    knex = scratchKnex(await createScratchDatabase(testDatabase().adminUrl, name));
+    await migrateLatest(knex);
+  });
+  after(async () => {
+    await knex?.destroy();
+    await dropScratchDatabase(testDatabase().adminUrl, name);
+  });
+
+  it('lists the public cache triggers of app_pages with their timing, events, level and function, and each function body’s hash', async () => {
+    const snapshot = await readSchemaSnapshot(knex);
+    const update = snapshot.triggers['app_pages.app_pages_public_notify_update'];
+    expect(update).to.include({ table: 'app_pages', timing: 'after', level: 'statement', enabled: true });
+    expect(update.events).to.deep.equal(['update']);
+    expect(snapshot.functions).to.have.property(`${update.function}()`);
+    expect(snapshot.functions['app_pages_public_notify_send(payload jsonb)']).to.include({ result: 'void', language: 'plpgsql' });
+    expect(snapshot.functions['app_pages_public_notify_send(payload jsonb)'].body_sha256).to.match(/^[0-9a-f]{64}$/);
+    // Foreign keys' internal triggers are constraints, not listed again.
+    expect(Object.keys(snapshot.triggers).filter((key) => key.includes('RI_ConstraintTrigger'))).to.deep.equal([]);
+  });
+
+  it('catches a dropped trigger, a disabled one and a function whose body changed', async () => {
+    expect(snapshotDifferences(committedSnapshot(), await readSchemaSnapshot(knex))).to.deep.equal([]);
+    const [{ definition: body }] = (
+      await knex.raw(`SELECT pg_get_functiondef('app_pages_public_notify_send(jsonb)'::regprocedure) AS definition`)
+    ).rows as Array<{ definition: string }>;
+    await knex.raw('DROP TRIGGER app_pages_public_notify_delete ON app_pages');
+    await knex.raw('ALTER TABLE app_pages DISABLE TRIGGER app_pages_public_notify_insert');
+    // The same function with one more statement: same name, same signature, another body.
+    await knex.raw(body.replace(/BEGIN/i, 'BEGIN\n  PERFORM 1;'));
+
+    const differences = snapshotDifferences(committedSnapshot(), await readSchemaSnapshot(knex));
+    expect(differences.some((line) => line.startsWith('triggers.app_pages.app_pages_public_notify_delete: expected {'))).to.equal(true);
+    expect(differences).to.include('triggers.app_pages.app_pages_public_notify_insert.enabled: expected true, got false');
+    expect(differences.some((line) => line.startsWith('functions.app_pages_public_notify_send(payload jsonb).body_sha256: expected "'))).to.equal(true);
+    expect(differences).to.have.length(3);
+  });
+});

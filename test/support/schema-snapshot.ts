@@ -1,6 +1,7 @@
 // What the migrations build, read back from the catalogue in a stable order: tables with
-// their columns, indexes, constraints and sequences, plus the seeded permission and role
-// rows. test/foundation/schema-snapshot.json holds the expected copy
+// their columns, indexes, constraints and sequences, the triggers and the functions (a
+// hash of each body: the public cache's invalidation lives in them), plus the seeded
+// permission and role rows. test/foundation/schema-snapshot.json holds the expected copy
 // (`npm run schema:snapshot` rewrites it).
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
@@ -21,6 +22,13 @@ export interface SchemaSnapshot {
     }
   >;
   sequences: Record<string, string>;
+  /** By `<table>.<trigger>`; the definition holds the WHEN condition and the transition tables. */
+  triggers: Record<
+    string,
+    { table: string; timing: string; events: string[]; level: 'row' | 'statement'; function: string; enabled: boolean; definition: string }
+  >;
+  /** By `<name>(<argument types>)`: the function's result, language and the SHA-256 of its body. */
+  functions: Record<string, { result: string; language: string; body_sha256: string }>;
   seeds: {
     permission_sections: unknown[];
     permissions: unknown[];
@@ -92,15 +100,61 @@ export async function readSchemaSnapshot(knex: Knex): Promise<SchemaSnapshot> {
   );
   for (const { name, type } of sequenceRows) sequences[name] = type;
 
+  // User triggers only: those PostgreSQL makes for foreign keys are the constraints above.
+  // tgtype's bits (pg_trigger.h): 1 row, 2 before, 4 insert, 8 delete, 16 update, 32 truncate, 64 instead of.
+  const triggers: SchemaSnapshot['triggers'] = {};
+  const triggerRows = await rows<{ table: string; name: string; type: number; function: string; enabled: string; definition: string }>(
+    knex,
+    `SELECT c.relname AS table, t.tgname AS name, t.tgtype AS type, p.proname AS function, t.tgenabled AS enabled,
+            pg_get_triggerdef(t.oid) AS definition
+     FROM pg_trigger t
+     JOIN pg_class c ON c.oid = t.tgrelid
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     JOIN pg_proc p ON p.oid = t.tgfoid
+     WHERE n.nspname = 'public' AND NOT t.tgisinternal
+     ORDER BY c.relname COLLATE "C", t.tgname COLLATE "C"`,
+  );
+  for (const { table, name, type, function: fn, enabled, definition } of triggerRows) {
+    const events = (
+      [
+        [4, 'insert'],
+        [16, 'update'],
+        [8, 'delete'],
+        [32, 'truncate'],
+      ] as const
+    )
+      .filter(([bit]) => type & bit)
+      .map(([, event]) => event);
+    const timing = type & 64 ? 'instead of' : type & 2 ? 'before' : 'after';
+    triggers[`${table}.${name}`] = { table, timing, events, level: type & 1 ? 'row' : 'statement', function: fn, enabled: enabled !== 'D', definition };
+  }
+
+  // Functions of the schema (the triggers' and any other), extensions' own excepted.
+  const functions: SchemaSnapshot['functions'] = {};
+  const functionRows = await rows<{ name: string; result: string; language: string; body_sha256: string }>(
+    knex,
+    `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS name, pg_get_function_result(p.oid) AS result,
+            l.lanname AS language, encode(sha256(convert_to(p.prosrc, 'UTF8')), 'hex') AS body_sha256
+     FROM pg_proc p
+     JOIN pg_namespace n ON n.oid = p.pronamespace
+     JOIN pg_language l ON l.oid = p.prolang
+     WHERE n.nspname = 'public'
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+     ORDER BY p.proname COLLATE "C", pg_get_function_identity_arguments(p.oid) COLLATE "C"`,
+  );
+  for (const { name, ...rest } of functionRows) functions[name] = rest;
+
   // Ids and timestamps depend on when the rows were written; names and keys do not.
   // Byte order (COLLATE "C"), so the order does not depend on the database's locale.
   return {
     tables,
     sequences,
+    triggers,
+    functions,
     seeds: {
       permission_sections: await rows(knex, 'SELECT key, label, position FROM app_auth_permission_sections ORDER BY key COLLATE "C"'),
       permissions: await rows(knex, 'SELECT key, section, label, position FROM app_auth_permissions ORDER BY key COLLATE "C"'),
-      roles: await rows(knex, 'SELECT name, description, system FROM app_auth_roles ORDER BY name COLLATE "C"'),
+      roles: await rows(knex, 'SELECT name, label, description, system FROM app_auth_roles ORDER BY name COLLATE "C"'),
       role_permissions: await rows(
         knex,
         `SELECT r.name AS role, rp.permission_key FROM app_auth_role_permissions rp
