@@ -98,9 +98,8 @@ describe('the schema snapshot: triggers and functions', () => {
 
   it('catches a dropped trigger, a disabled one and a function whose body changed', async () => {
     expect(snapshotDifferences(committedSnapshot(), await readSchemaSnapshot(knex))).to.deep.equal([]);
-    const [{ definition: body }] = (
-      await knex.raw(`SELECT pg_get_functiondef('app_pages_public_notify_send(jsonb)'::regprocedure) AS definition`)
-    ).rows as Array<{ definition: string }>;
+    const [{ definition: body }] = (await knex.raw(`SELECT pg_get_functiondef('app_pages_public_notify_send(jsonb)'::regprocedure) AS definition`))
+      .rows as Array<{ definition: string }>;
     await knex.raw('DROP TRIGGER app_pages_public_notify_delete ON app_pages');
     await knex.raw('ALTER TABLE app_pages DISABLE TRIGGER app_pages_public_notify_insert');
     // The same function with one more statement: same name, same signature, another body.
