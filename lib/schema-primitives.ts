@@ -52,6 +52,8 @@ export const password = text().min(1).max(1000);
 // Letters, digits, space, `_`, `.`, `-`: what the role screen has always allowed.
 export const ROLE_NAME_PATTERN = /^[\p{L}\p{N}_ .-]+$/u;
 export const roleName = text().trim().min(1).max(64).pattern(ROLE_NAME_PATTERN);
+// What the screens show for a role («Administrateur»): any text, unique whatever its case.
+export const roleLabel = text().trim().min(1).max(100);
 export const permissionKey = text().max(64);
 export const sessionId = Joi.string().hex().length(32);
 export const token = Joi.string()

@@ -27,6 +27,8 @@ export interface BlockRow {
 export interface RoleRow {
   id: number;
   name: string;
+  /** What the screens show (migration 20261125000300); `name` is the key the API grants by. */
+  label: string;
   description: string;
   system: boolean;
   /** Holders must set up two-step verification before reaching anything else. */
@@ -37,6 +39,8 @@ export interface RoleRow {
 export interface RoleInsert {
   id?: number;
   name: string;
+  /** NOT NULL since migration 20261125000300; optional here because the first migration inserts before the column exists. */
+  label?: string;
   description?: string;
   system?: boolean;
   require_2fa?: boolean;

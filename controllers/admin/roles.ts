@@ -39,6 +39,7 @@ export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status
 export async function saveNewRole({ ctx, req, res, body }: Call<None, None, RoleForm>): Promise<void> {
   const role = await createRole(ctx, callerOf(req), {
     name: body.name!,
+    label: body.label,
     description: body.description,
     permissions: body.permissions,
     require_2fa: body.require_2fa,
@@ -55,7 +56,7 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
     call,
     'admin/roles/form.njk',
     {
-      pageTitle: `Rôle ${role.name}`,
+      pageTitle: `Rôle ${role.label}`,
       role,
       catalogue: await permissionCatalogue(ctx),
       checked,
@@ -63,7 +64,7 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
       readOnly: role.name === ADMIN_ROLE || !hasPermission(req, 'roles.manage'),
       // `admin` takes one change: whether its holders must use two-step verification.
       canRequireSecondFactor: hasPermission(req, 'roles.manage'),
-      values: { name: role.name, description: role.description, require_2fa: role.require_2fa },
+      values: { name: role.name, label: role.label, description: role.description, require_2fa: role.require_2fa },
       ...locals,
     },
     status,
@@ -86,7 +87,7 @@ export async function saveRole({ ctx, req, res, params, body }: Call<Id, None, R
 export async function confirmDeleteRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const role = await getRole(call.ctx, pathId(call));
   if (role.system) throw new ConflictError(roleMessages.systemRoleNotDeletable, { code: 'system_role' });
-  await renderAdmin(call, 'admin/roles/delete.njk', { pageTitle: `Supprimer le rôle ${role.name}`, role, ...locals }, status);
+  await renderAdmin(call, 'admin/roles/delete.njk', { pageTitle: `Supprimer le rôle ${role.label}`, role, ...locals }, status);
 }
 
 // POST /admin/roles/:id/delete

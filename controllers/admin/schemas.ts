@@ -2,7 +2,7 @@
 // fields they do not know), built from the shared primitives. Labels are the French
 // field names, so messages read «Nom» est obligatoire.
 import Joi from 'joi';
-import { email, id, idParam, password, permissionKey, personName, roleName, sessionId, text } from '../../lib/schema-primitives.js';
+import { email, id, idParam, password, permissionKey, personName, roleLabel, roleName, sessionId, text } from '../../lib/schema-primitives.js';
 
 export const userListQuery = Joi.object<{ search: string; page: number }>({
   search: text().trim().max(200).allow('').default(''),
@@ -22,7 +22,8 @@ export const inviteUserForm = Joi.object<InviteForm>({
   // Empty means «send an invitation».
   password: password.allow('').default('').label('Mot de passe'),
 });
-export const editUserForm = Joi.object<{ name: string; role: string }>({ name: personName.label('Nom').required(), role: roleName.label('Rôle').required() });
+// The detail page changes roles in its «Rôles» panel only; `role` (the primary role) is still accepted.
+export const editUserForm = Joi.object<{ name: string; role?: string }>({ name: personName.label('Nom').required(), role: roleName.label('Rôle') });
 export const userEmailForm = Joi.object<{ email: string }>({ email: email.label('Courriel').required() });
 export const userPasswordForm = Joi.object<{ password: string }>({ password: password.label('Mot de passe').required() });
 export const assignRoleForm = Joi.object<{ role_id: number }>({ role_id: id.label('Rôle').required() });
@@ -32,6 +33,8 @@ export const deleteOwnAccountForm = Joi.object<{ current_password: string }>({ c
 export interface RoleForm {
   /** Absent from the form of a system role, whose name never changes. */
   name?: string;
+  /** Required when creating on the screen (the API may leave it to the name); absent from `admin`'s form. */
+  label?: string;
   description: string;
   permissions: string[];
   /** A checkbox: absent means false. */
@@ -40,13 +43,22 @@ export interface RoleForm {
 const requireSecondFactor = Joi.boolean().truthy('1', 'on').default(false).label('Vérification en deux étapes obligatoire');
 const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
 const description = text().trim().max(500).allow('').default('').label('Description');
+const label = roleLabel.label('Libellé').required();
 export const newRoleForm = Joi.object<RoleForm>({
-  name: roleName.label('Nom').required(),
+  label,
+  name: roleName.label('Clé').required(),
   description,
   permissions: permissionKeys,
   require_2fa: requireSecondFactor,
 });
-export const roleForm = Joi.object<RoleForm>({ name: roleName.label('Nom'), description, permissions: permissionKeys, require_2fa: requireSecondFactor });
+// Absent from the form of `admin` (only its two-step requirement changes), never empty.
+export const roleForm = Joi.object<RoleForm>({
+  label: roleLabel.label('Libellé'),
+  name: roleName.label('Clé'),
+  description,
+  permissions: permissionKeys,
+  require_2fa: requireSecondFactor,
+});
 
 // Two-step verification forms of the profile (/account/2fa).
 const secondFactorCode = text()

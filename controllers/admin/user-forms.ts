@@ -16,8 +16,8 @@ function backToDetail(req: Request, res: Response, id: number, message: string):
   redirectWithFlash(req, res, `/admin/users/${id}`, message);
 }
 
-// POST /admin/users/:id {name, role}
-export async function saveUser({ ctx, req, res, params, body }: Call<Id, None, { name: string; role: string }>): Promise<void> {
+// POST /admin/users/:id {name, role?}
+export async function saveUser({ ctx, req, res, params, body }: Call<Id, None, { name: string; role?: string }>): Promise<void> {
   await updateUser(ctx, callerOf(req), params.id, body);
   backToDetail(req, res, params.id, adminMessages.userSaved);
 }

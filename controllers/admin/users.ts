@@ -7,6 +7,7 @@ import { getUser, listUserRoles, listUsers } from '../../models/auth/admin-users
 import { hasCredential } from '../../models/auth/credentials.js';
 import { BASE_ROLE, listRoles } from '../../models/auth/roles.js';
 import { countUserSessions } from '../../models/auth/sessions.js';
+import { lastSignIns } from '../../models/auth/sign-ins.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { inviteUser } from '../../services/users.js';
 import { callerOf } from '../api/caller.js';
@@ -17,21 +18,41 @@ import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
 
 export const USERS_PAGE_SIZE = 25;
 
-async function roleOptions(ctx: AppContext): Promise<Array<{ value: string | number; label: string; id: number; name: string }>> {
+interface RoleOption {
+  value: string | number;
+  label: string;
+  id: number;
+  name: string;
+}
+
+/** Every role as a choice (value: its key, shown: its label), and key → label for the role lists. */
+async function roleChoices(ctx: AppContext): Promise<{ options: RoleOption[]; labels: Record<string, string> }> {
   const { items } = await listRoles(ctx, { limit: 500, offset: 0 });
-  return items.map((role) => ({ value: role.name, label: role.name, id: role.id, name: role.name }));
+  return {
+    options: items.map((role) => ({ value: role.name, label: role.label, id: role.id, name: role.name })),
+    labels: Object.fromEntries(items.map((role) => [role.name, role.label])),
+  };
 }
 
 // GET /admin/users?search=&page=
 export async function showUserList(call: Call<Record<string, never>, { search: string; page: number }>): Promise<void> {
   const { ctx, req, query } = call;
   const { search, page } = query;
-  const { items, total } = await listUsers(ctx, { search: search || undefined, limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE });
+  const [{ items, total }, { labels }] = await Promise.all([
+    listUsers(ctx, { search: search || undefined, limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE }),
+    roleChoices(ctx),
+  ]);
+  const signIns = await lastSignIns(
+    ctx,
+    items.map((user) => user.id),
+  );
   const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
   const link = (target: number) => `/admin/users?${new URLSearchParams({ ...(search ? { search } : {}), page: String(target) })}`;
   await renderAdmin(call, 'admin/users/list.njk', {
     pageTitle: 'Utilisateurs',
     users: items,
+    roleLabels: labels,
+    signIns: Object.fromEntries(signIns),
     total,
     search,
     page,
@@ -49,7 +70,7 @@ export async function showInviteForm(call: AnyCall, locals: FormLocals = {}, sta
   await renderAdmin(
     call,
     'admin/users/new.njk',
-    { pageTitle: 'Inviter un utilisateur', roles: await roleOptions(call.ctx), values: { role: BASE_ROLE }, ...locals },
+    { pageTitle: 'Inviter un utilisateur', roles: (await roleChoices(call.ctx)).options, values: { role: BASE_ROLE }, ...locals },
     status,
   );
 }
@@ -68,13 +89,14 @@ export async function saveInvitation({ ctx, req, res, body }: Call<Record<string
 export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx, req } = call;
   const id = pathId(call);
-  const [user, userRoles, roles, sessions, credential, twoFactor] = await Promise.all([
+  const [user, userRoles, { options: roles, labels }, sessions, credential, twoFactor, signIns] = await Promise.all([
     getUser(ctx, id),
     listUserRoles(ctx, id),
-    roleOptions(ctx),
+    roleChoices(ctx),
     countUserSessions(ctx, id),
     hasCredential(ctx, id),
     twoFactorStatus(ctx, id),
+    lastSignIns(ctx, [id]),
   ]);
   const held = new Set(userRoles.map((role) => role.name));
   await renderAdmin(
@@ -84,8 +106,9 @@ export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, sta
       pageTitle: user.name,
       target: user,
       userRoles,
-      roles,
-      assignable: roles.filter((role) => !held.has(role.name)).map((role) => ({ value: role.id, label: role.name })),
+      roleLabels: labels,
+      lastSignIn: signIns.get(id),
+      assignable: roles.filter((role) => !held.has(role.name)).map((role) => ({ value: role.id, label: role.label })),
       sessions,
       twoFactor,
       pendingInvitation: !credential,

@@ -10,6 +10,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 export const roleMessages = {
   notFound: 'Rôle introuvable.',
   nameTaken: 'Un rôle porte déjà ce nom.',
+  labelTaken: 'Un rôle porte déjà ce libellé.',
   unknownPermissions: 'Ces permissions n’existent pas : {keys}.',
   systemRoleNotDeletable: 'Un rôle système ne peut pas être supprimé.',
   adminNotEditable: 'Le rôle admin ne peut pas être modifié : il détient toutes les permissions.',
@@ -24,6 +25,8 @@ export const BASE_ROLE = 'user';
 export interface Role {
   id: number;
   name: string;
+  /** What people read on the screens («Administrateur»); `name` is the key. */
+  label: string;
   description: string;
   permissions: string[];
   system: boolean;
@@ -44,7 +47,7 @@ export interface Caller {
 
 // `admin` holds every permission by definition, even one a module adds later.
 const ROLE_COLUMNS = `
-  r.id, r.name, r.description, r.system, r.require_2fa,
+  r.id, r.name, r.label, r.description, r.system, r.require_2fa,
   CASE WHEN r.name = '${ADMIN_ROLE}'
     THEN ARRAY(SELECT p.key FROM app_auth_permissions p ORDER BY p.key)
     ELSE ARRAY(SELECT rp.permission_key FROM app_auth_role_permissions rp WHERE rp.role_id = r.id ORDER BY rp.permission_key)
@@ -140,8 +143,18 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === '23505';
 }
 
+/** A unique violation as the conflict people can act on: the label's index, else the name's. */
+function nameOrLabelTaken(error: unknown): ConflictError {
+  const constraint = (error as { constraint?: string }).constraint;
+  return constraint === 'app_auth_roles_label_unique'
+    ? new ConflictError(roleMessages.labelTaken, { code: 'role_label_taken', details: [{ field: 'label', message: roleMessages.labelTaken }] })
+    : new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
+}
+
 export interface RoleInput {
   name: string;
+  /** Absent: the name (the API's body of DESIGN §3 has no label). */
+  label?: string;
   description?: string;
   permissions: string[];
   require_2fa?: boolean;
@@ -152,12 +165,23 @@ export async function createRole(ctx: AppContext, caller: Caller, input: RoleInp
   return inTransaction(ctx, async (tx) => {
     await assertKnownPermissions(tx, permissions);
     assertWithinCallerPermissions(caller, permissions);
+    const row = {
+      name: input.name,
+      label: input.label ?? input.name,
+      description: input.description ?? '',
+      system: false,
+      require_2fa: input.require_2fa ?? false,
+    };
+    // A taken name is skipped (no row back); a taken label fails the statement.
     const inserted = await tx
       .db('app_auth_roles')
-      .insert({ name: input.name, description: input.description ?? '', system: false, require_2fa: input.require_2fa ?? false })
+      .insert(row)
       .onConflict('name')
       .ignore()
-      .returning('id');
+      .returning('id')
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? nameOrLabelTaken(error) : error;
+      });
     if (inserted.length === 0) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
     const roleId = inserted[0].id;
     if (permissions.length) await tx.db('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: roleId, permission_key: key })));
@@ -177,6 +201,7 @@ function roleTarget(role: { id: number; name: string }): AuditTarget {
 
 export interface RoleChanges {
   name?: string;
+  label?: string;
   description?: string;
   permissions?: string[];
   require_2fa?: boolean;
@@ -188,7 +213,7 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     if (!role) throw new NotFoundError(roleMessages.notFound);
     // `admin` keeps its name and all permissions; requiring two-step verification of
     // its holders is the one change it takes (it is the role that most needs it).
-    const onlyRequirement = changes.name === undefined && changes.description === undefined && changes.permissions === undefined;
+    const onlyRequirement = changes.name === undefined && changes.label === undefined && changes.description === undefined && changes.permissions === undefined;
     if (role.name === ADMIN_ROLE && !onlyRequirement) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
     const renamed = changes.name !== undefined && changes.name !== role.name;
     if (role.system && renamed) throw new ConflictError(roleMessages.systemRoleNotRenamable, { code: 'system_role' });
@@ -202,6 +227,7 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     // What changed, for the audit event.
     const changed: Record<string, unknown> = {};
     if (renamed) changed.name = { from: role.name, to: changes.name };
+    if (changes.label !== undefined && changes.label !== role.label) changed.label = { from: role.label, to: changes.label };
     if (changes.description !== undefined && changes.description !== role.description)
       changed.description = { from: role.description, to: changes.description };
     if (changes.require_2fa !== undefined && changes.require_2fa !== role.require_2fa)
@@ -219,12 +245,13 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     }
     const update: Record<string, unknown> = { updated_at: tx.db.fn.now() };
     if (changes.name !== undefined) update.name = changes.name;
+    if (changes.label !== undefined) update.label = changes.label;
     if (changes.description !== undefined) update.description = changes.description;
     if (changes.require_2fa !== undefined) update.require_2fa = changes.require_2fa;
     try {
       await tx.db('app_auth_roles').where({ id }).update(update);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
+      if (isUniqueViolation(error)) throw nameOrLabelTaken(error);
       throw error;
     }
     await recordAudit(tx, {

@@ -2,7 +2,20 @@
 // from the shared primitives (lib/schema-primitives.ts). The surface is strict: a body
 // field or query parameter a row does not declare is a 400, so nothing else is written.
 import Joi from 'joi';
-import { email, id, idParam, pagination, password, permissionKey, personName, roleName, sessionId, text, token } from '../../lib/schema-primitives.js';
+import {
+  email,
+  id,
+  idParam,
+  pagination,
+  password,
+  permissionKey,
+  personName,
+  roleLabel,
+  roleName,
+  sessionId,
+  text,
+  token,
+} from '../../lib/schema-primitives.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, idParams } from '../../lib/schema-primitives.js';
 
@@ -64,9 +77,17 @@ const permissions = Joi.array().items(permissionKey).max(500).unique();
 
 export interface RoleBody {
   name: string;
+  /** Optional on creation (the name is used), never empty. */
+  label?: string;
   description?: string;
   permissions: string[];
   require_2fa?: boolean;
 }
-export const createRoleBody = Joi.object<RoleBody>({ name: roleName.required(), description, permissions: permissions.required(), require_2fa: Joi.boolean() });
-export const updateRoleBody = Joi.object<Partial<RoleBody>>({ name: roleName, description, permissions, require_2fa: Joi.boolean() }).min(1);
+export const createRoleBody = Joi.object<RoleBody>({
+  name: roleName.required(),
+  label: roleLabel,
+  description,
+  permissions: permissions.required(),
+  require_2fa: Joi.boolean(),
+});
+export const updateRoleBody = Joi.object<Partial<RoleBody>>({ name: roleName, label: roleLabel, description, permissions, require_2fa: Joi.boolean() }).min(1);

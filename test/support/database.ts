@@ -104,6 +104,8 @@ export async function resetDatabase(knex: Knex): Promise<void> {
   await knex('app_auth_roles').where({ system: false }).delete();
   // A test may require two-step verification of a system role's holders.
   await knex('app_auth_roles').where({ require_2fa: true }).update({ require_2fa: false });
+  // A test may relabel a system role: the labels the migration gave them come back.
+  await knex.raw(`UPDATE app_auth_roles SET label = CASE name WHEN 'admin' THEN 'Administrateur' ELSE 'Utilisateur' END WHERE system`);
   // System roles may be edited by a test (the `user` role's permissions can change):
   // put them back as the migration seeded them.
   await knex.raw(`DELETE FROM app_auth_role_permissions WHERE role_id = (SELECT id FROM app_auth_roles WHERE name = 'user')`);

@@ -13,7 +13,7 @@ let roleCounter = 0;
 
 /** A custom role holding exactly these permissions; returns its id. */
 export async function makeRole(ctx: AppContext, permissions: string[], name = `role-${++roleCounter}`): Promise<number> {
-  const [row] = await ctx.db('app_auth_roles').insert({ name, description: '', system: false }).returning('id');
+  const [row] = await ctx.db('app_auth_roles').insert({ name, label: name, description: '', system: false }).returning('id');
   if (permissions.length) await ctx.db('app_auth_role_permissions').insert(permissions.map((key) => ({ role_id: row.id, permission_key: key })));
   return row.id;
 }

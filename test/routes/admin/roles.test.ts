@@ -28,7 +28,7 @@ describe('/admin/roles screens', () => {
     const page = await (await viewer()).get('/admin/roles');
     expect(page.status).to.equal(200);
     expect(page.text).to.include('<title>Rôles — Site de test</title>');
-    expect(textOf(page.text)).to.match(/editor\s+1\s+1/);
+    expect(textOf(page.text)).to.include('editor — 1 compte 1 permission');
     expect(page.text).not.to.include('Nouveau rôle');
     expect((await (await AdminClient.as(app, { permissions: ['admin.access'] })).get('/admin/roles')).status).to.equal(403);
   });
@@ -60,7 +60,7 @@ describe('/admin/roles screens', () => {
     expect(bad.text).to.include('value="pages.manage" checked');
     const ok = await client.post(
       '/admin/roles',
-      { name: 'editor', description: 'Rédaction', permissions: ['pages.view', 'pages.manage', 'admin.access'] },
+      { label: 'Rédaction', name: 'editor', description: 'Rédaction', permissions: ['pages.view', 'pages.manage', 'admin.access'] },
       '/admin/roles/new',
     );
     expect(ok.status).to.equal(303);
@@ -73,11 +73,11 @@ describe('/admin/roles screens', () => {
   it('refuses a duplicate name and a permission the caller does not hold', async () => {
     await makeRole(ctx, [], 'taken');
     const client = await admin();
-    const duplicate = await client.post('/admin/roles', { name: 'taken' }, '/admin/roles/new');
+    const duplicate = await client.post('/admin/roles', { label: 'Autre', name: 'taken' }, '/admin/roles/new');
     expect(duplicate.status).to.equal(409);
     expect(textOf(duplicate.text)).to.include('Un rôle porte déjà ce nom.');
     const manager = await AdminClient.as(app, { permissions: ['admin.access', 'roles.view', 'roles.manage'] });
-    const escalation = await manager.post('/admin/roles', { name: 'sneaky', permissions: 'users.manage' }, '/admin/roles/new');
+    const escalation = await manager.post('/admin/roles', { label: 'Sournois', name: 'sneaky', permissions: 'users.manage' }, '/admin/roles/new');
     expect(escalation.status).to.equal(403);
     expect(textOf(escalation.text)).to.include('users.manage');
     expect(await roleNamed('sneaky')).to.equal(undefined);

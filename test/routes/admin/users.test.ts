@@ -45,7 +45,7 @@ describe('/admin/users screens', () => {
       const page = await client.get(`/admin/users/${target.id}`);
       expect(page.status).to.equal(200);
       const text = textOf(page.text);
-      expect(text).to.include('Bob Target').and.include('bob@example.com').and.include('Rôle principal user');
+      expect(text).to.include('Bob Target').and.include('bob@example.com').and.include('Rôles Utilisateur');
       expect(text).to.include('Courriel vérifié Non').and.include('Sessions actives 0');
       expect(text).to.include('Marquer le courriel comme vérifié');
     });
@@ -273,7 +273,7 @@ describe('/admin/users screens', () => {
 
     it('assigns and revokes an extra role; refuses an invalid role id', async () => {
       const target = await makeUser(ctx);
-      const editor = await ctx.db('app_auth_roles').insert({ name: 'editor', description: '', system: false }).returning('id');
+      const editor = await ctx.db('app_auth_roles').insert({ name: 'editor', label: 'Rédaction', description: '', system: false }).returning('id');
       const roleId = editor[0].id;
       expect((await (await viewer()).post(`/admin/users/${target.id}/roles`, { role_id: String(roleId) }, '/admin/users')).status).to.equal(403);
       const client = await admin();

@@ -46,7 +46,9 @@ describe('/app/api/roles and /app/api/permissions', () => {
       require_2fa: false,
       user_count: 0,
     });
-    expect(created.body).to.have.all.keys('id', 'name', 'description', 'permissions', 'system', 'require_2fa', 'user_count');
+    expect(created.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'user_count');
+    // Without a label, the role reads as its name.
+    expect(created.body.label).to.equal('editor');
     await makeUser(ctx, { role: 'editor' });
     const shown = await request(app).get(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie);
     expect(shown.body.user_count).to.equal(1);
