@@ -43,6 +43,10 @@ export interface CachedAnswer {
   media: readonly number[];
   /** Derived from the whole tree (the sitemap): any page change drops it. */
   wholeTree?: boolean;
+  /** Shows the root pages' titles and addresses (the site's navigation): a change of
+   *  place, address or visibility of a root page (a `t` change with the root among the
+   *  parents) drops it; a root page's content alone does not. */
+  navigation?: boolean;
 }
 
 export type AnswerFacts = Omit<CachedAnswer, 'body' | 'etag'> & { etag?: string };
@@ -238,6 +242,7 @@ export class PublicCache {
         (answer.page !== undefined && (content.has(answer.page) || tree.has(answer.page))) ||
         answer.pages.some((id) => tree.has(id)) ||
         answer.lists.some((id) => parents.has(id)) ||
+        (answer.navigation && tree.size > 0 && parents.has(0)) ||
         answer.media.some((id) => media.has(id))
       ) {
         doomed.push(key);

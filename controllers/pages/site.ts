@@ -5,9 +5,10 @@
 import type { Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import type { Call } from '../../routes/define.js';
-import { renderableBlocks, safeHref } from '../../models/pages/blocks.js';
+import { renderableBlocks, safeHref, type Block } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
-import { renderedChangedAt } from '../../models/pages/freshness.js';
+import { readRenderFacts, type NavigationLink } from '../../models/pages/navigation.js';
+import { needsFirstRun } from '../../models/auth/registration.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import {
@@ -49,16 +50,43 @@ function latest(...times: Array<Date | string | undefined>): Date | undefined {
   return values.length ? new Date(Math.max(...values)) : undefined;
 }
 
+/** Paragraphs get their Markdown subset rendered (markdown.ts); the block objects are copies. */
+function withParagraphHtml(catalog: PageCatalog, blocks: Block[]): Block[] {
+  for (const block of blocks) if (block.type === 'paragraph' && typeof block.text === 'string') block.html = catalog.markdown.render(block.text);
+  return blocks;
+}
+
+/** The navigation with the link of the page shown (`page`) or of its section (`true`) marked for aria-current. */
+function navigationAt(navigation: NavigationLink[], url: string): Array<NavigationLink & { current?: string }> {
+  return navigation.map((link) => {
+    if (link.url === url) return { ...link, current: 'page' };
+    return link.url !== '/' && url.startsWith(link.url + '/') ? { ...link, current: 'true' } : link;
+  });
+}
+
+export interface RenderOptions {
+  /** A preview: never indexed, whatever the page's SEO says. */
+  noindex?: boolean;
+}
+
 /**
- * Page rendering, the one use case behind `/` and every page URL: the template's view
- * with the blocks a template may receive, the sub-pages when something lists them,
- * breadcrumbs and the SEO metadata; returned as an answer the read cache can keep, with
- * what it depends on (the page's chain, its sub-pages, its media).
+ * Page rendering, the one use case behind `/`, every page URL and the previews: the
+ * template's view with the blocks a template may receive, the sub-pages when something
+ * lists them, the navigation, breadcrumbs and the SEO metadata; returned as an answer
+ * the read cache can keep, with what it depends on (the page's chain, its sub-pages,
+ * its media, the root pages).
  */
-export async function renderPage(ctx: AppContext, res: Response, catalog: PageCatalog, resolved: ResolvedPage, url: string): Promise<CachedAnswer> {
+export async function renderPage(
+  ctx: AppContext,
+  res: Response,
+  catalog: PageCatalog,
+  resolved: ResolvedPage,
+  url: string,
+  options: RenderOptions = {},
+): Promise<CachedAnswer> {
   const { page, ancestorTitles, ancestorIds, segments } = resolved;
   const template = catalog.templates.get(page.template);
-  const blocks = renderableBlocks(ctx, catalog.blocks, page.blocks, page.id);
+  const blocks = withParagraphHtml(catalog, renderableBlocks(ctx, catalog.blocks, page.blocks, page.id));
   let children: PublicPageSummary[] = [];
   const listsChildren = template.listsChildren || blocks.some((block) => block.type === 'children');
   if (listsChildren) {
@@ -67,27 +95,32 @@ export async function renderPage(ctx: AppContext, res: Response, catalog: PageCa
   const seo = page.seo && typeof page.seo === 'object' ? page.seo : {};
   const firstImage = blocks.find((block) => block.type === 'image');
   const image = safeHref(seo.image) ?? (firstImage?.url as string | undefined);
+  const media = mediaIdsOf(page.blocks);
+  const facts = await readRenderFacts(ctx, media);
+  const isHome = url === '/';
   const html = await renderToString(res, template.view, {
     page,
     blocks,
     children,
-    breadcrumbs: ancestorTitles.map((title, index) => ({ title, url: '/' + segments.slice(0, index + 1).join('/') })),
+    navigation: navigationAt(facts.navigation, url),
+    // The home page has none; every other level starts at the home page.
+    breadcrumbs: isHome ? undefined : ancestorTitles.map((title, index) => ({ title, url: '/' + segments.slice(0, index + 1).join('/') })),
     meta: {
       title: nonEmpty(seo.title) ?? page.title,
       description: nonEmpty(seo.description),
       canonical: absoluteUrl(ctx.config.baseUrl, url),
       image: image ? absoluteUrl(ctx.config.baseUrl, image) : undefined,
-      noindex: seo.noindex === true,
+      noindex: options.noindex === true || seo.noindex === true,
     },
   });
-  const media = mediaIdsOf(page.blocks);
   return buildAnswer(html, {
     contentType: HTML_TYPE,
-    lastModified: latest(page.updated_at, await renderedChangedAt(ctx, media)),
+    lastModified: latest(page.updated_at, facts.changedAt),
     page: page.id,
     pages: [...ancestorIds, page.id],
     lists: listsChildren ? [page.id] : [],
     media,
+    navigation: true,
   });
 }
 
@@ -95,20 +128,37 @@ export function notFoundPage(res: Response): void {
   res.status(404).render('site/not-found.njk', { meta: { title: 'Page introuvable', noindex: true } });
 }
 
-// GET / — the public root page whose slug is `accueil`, else a list of the root pages.
+/** `/` while no account exists: says so and links to the first run; never cached anywhere. */
+function renderNotConfigured(ctx: AppContext, res: Response): void {
+  res.set('Cache-Control', 'no-store');
+  res.render('site/not-configured.njk', { meta: { title: ctx.config.appName, noindex: true }, navigation: [] });
+}
+
+// GET / — the public root page whose slug is `accueil`, else a list of the root pages;
+// on an empty site without any account yet, the «not configured» page.
 export async function renderHome(catalog: PageCatalog, call: Call): Promise<void> {
   const { ctx, res } = call;
+  let notConfigured = false;
   const answer = await cachedAnswer(ctx, 'html:/', undefined, async (reads) => {
     const resolved = await resolvePublishedPage(reads, [HOME_SLUG]);
     if (resolved) return renderPage(reads, res, catalog, resolved, '/');
     const { items } = await listPublicChildrenAt(reads, null, '', { limit: 200 });
+    // Only an empty site asks whether an account exists (one statement, until one does):
+    // the answer is then not stored, so the first run shows at once in every process.
+    if (items.length === 0 && (await needsFirstRun(ctx))) {
+      notConfigured = true;
+      return null;
+    }
+    const facts = await readRenderFacts(reads, []);
     const html = await renderToString(res, 'site/home.njk', {
       children: items,
+      navigation: navigationAt(facts.navigation, '/'),
       meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') },
     });
     // The root list shows root pages only: it changes with them (and with the creation of a home page).
-    return buildAnswer(html, { contentType: HTML_TYPE, lastModified: await renderedChangedAt(reads, []), pages: [], lists: [0], media: [] });
+    return buildAnswer(html, { contentType: HTML_TYPE, lastModified: facts.changedAt, pages: [], lists: [0], media: [], navigation: true });
   });
+  if (notConfigured) return renderNotConfigured(ctx, res);
   sendAnswer(res, answer!, publicCacheControl(ctx));
 }
 

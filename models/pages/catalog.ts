@@ -2,14 +2,17 @@
 // catalog is created by the module's register() and handed to the route handlers that
 // need it; model calls given none use a fresh built-in one.
 import { createBlockRegistry, type BlockRegistry } from './blocks.js';
+import { createParagraphMarkdown, type ParagraphMarkdown } from './markdown.js';
 import { createTemplateRegistry, type TemplateRegistry } from './templates.js';
 
 export interface PageCatalog {
   templates: TemplateRegistry;
   blocks: BlockRegistry;
+  /** Paragraph blocks' Markdown subset, rendered for the public site. */
+  markdown: ParagraphMarkdown;
 }
 
 /** The built-in templates (`default`, `section`) and block types. */
 export function createPageCatalog(): PageCatalog {
-  return { templates: createTemplateRegistry(), blocks: createBlockRegistry() };
+  return { templates: createTemplateRegistry(), blocks: createBlockRegistry(), markdown: createParagraphMarkdown() };
 }

@@ -1,6 +1,7 @@
 // Public site rows of the pages module (GET only, no session: declared 'public'),
 // mounted by routes/site.ts after every other area. The catch-all comes last. The
 // sitemap's gate is created here, once per application (register() runs per app).
+import { serveRobots } from '../../controllers/pages/robots.js';
 import { renderHome, renderPublicPage } from '../../controllers/pages/site.js';
 import { serveSitemapFile, serveSitemapIndex, sitemapParams, type SitemapOptions } from '../../controllers/pages/sitemap.js';
 import { createGate } from '../../lib/gate.js';
@@ -11,8 +12,9 @@ export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): 
   const gate = createGate(sitemap.concurrency, sitemap.duty);
   return [
     route({ method: 'get', path: '/sitemap.xml', access: 'public', handler: (call) => serveSitemapIndex(sitemap, gate, call) }),
-    // A page slug has no dot, so no page can take these paths.
+    // A page slug has no dot, so no page can take these paths (nor /robots.txt).
     route({ method: 'get', path: '/sitemap-:n.xml', access: 'public', params: sitemapParams, handler: (call) => serveSitemapFile(sitemap, gate, call) }),
+    route({ method: 'get', path: '/robots.txt', access: 'public', handler: serveRobots }),
     route({ method: 'get', path: '/', access: 'public', handler: (call) => renderHome(catalog, call) }),
     route({ method: 'get', path: '/*path', access: 'public', handler: (call) => renderPublicPage(catalog, call) }),
   ];
