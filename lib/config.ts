@@ -59,7 +59,7 @@ export interface Config {
   baseUrl: string;
   sessionSecret: string;
   appName: string;
-  /** IANA time zone of the dates shown on screens (APP_TIME_ZONE, default Europe/Paris). */
+  /** IANA time zone of the dates on screens and in emails (APP_TIMEZONE, or its older name APP_TIME_ZONE; default Europe/Paris). */
   timeZone: string;
   /** Raw APP_AUTH_REGISTRATION: only the exact string 'false' closes registration. */
   registrationFlag: string | undefined;
@@ -157,7 +157,8 @@ interface Env extends DatabaseEnv {
   BASE_URL?: string;
   SESSION_SECRET?: string;
   APP_NAME: string;
-  APP_TIME_ZONE: string;
+  APP_TIMEZONE?: string;
+  APP_TIME_ZONE?: string;
   APP_AUTH_REGISTRATION?: string;
   APP_TRUST_PROXY?: string;
   SMTP_URL?: string;
@@ -188,6 +189,16 @@ const concurrencyMessage = '{{#label}} must be a number of processes from 1 to 6
 const concurrencyKeys = ['number.base', 'number.integer', 'number.min', 'number.max', 'number.unsafe', 'any.only', 'alternatives.types', 'alternatives.match'];
 const concurrencyMessages = Object.fromEntries(concurrencyKeys.map((key) => [key, concurrencyMessage]));
 
+function timeZoneSchema(): Joi.StringSchema {
+  return Joi.string()
+    .max(64)
+    .custom((zone: string) => {
+      new Intl.DateTimeFormat('fr-FR', { timeZone: zone }); // throws RangeError on an unknown zone
+      return zone;
+    })
+    .messages({ 'any.custom': '{{#label}} must be an IANA time zone such as Europe/Paris' });
+}
+
 const envSchema = Joi.object<Env>({
   NODE_ENV: Joi.string().valid('production', 'development', 'test').default('development'),
   DATA_DIR: Joi.string(),
@@ -197,15 +208,10 @@ const envSchema = Joi.object<Env>({
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SESSION_SECRET: Joi.string().min(32),
   APP_NAME: Joi.string().max(100).default('Site'),
-  // Any zone the runtime's Intl knows (Europe/Paris, America/Montreal, UTC…).
-  APP_TIME_ZONE: Joi.string()
-    .max(64)
-    .custom((zone: string) => {
-      new Intl.DateTimeFormat('fr-FR', { timeZone: zone }); // throws RangeError on an unknown zone
-      return zone;
-    })
-    .default('Europe/Paris')
-    .messages({ 'any.custom': '{{#label}} must be an IANA time zone such as Europe/Paris' }),
+  // Any zone the runtime's Intl knows (Europe/Paris, America/Montreal, UTC…). APP_TIMEZONE is the
+  // documented name; APP_TIME_ZONE, the first one, still works (APP_TIMEZONE wins when both are set).
+  APP_TIMEZONE: timeZoneSchema(),
+  APP_TIME_ZONE: timeZoneSchema(),
   APP_AUTH_REGISTRATION: Joi.string().allow(''),
   APP_TRUST_PROXY: Joi.string().allow(''),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
@@ -273,17 +279,17 @@ export function resolveConcurrency(value: number | 'auto', cores = os.availableP
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-/**
- * Hashing threads when PASSWORD_HASH_THREADS is unset, 1 to 4. Threads at a lower
- * priority (Linux, nice above 0) cannot take a core from the event loop, which the
- * scheduler hands back the CPU as soon as a request arrives: one per core, so logins
- * use every idle core. Threads at the event loop's priority would share its core and
- * delay every request behind a hash: one core stays free for the event loop.
- */
-export function defaultHashThreads(nice: number, cores = os.availableParallelism(), platform: NodeJS.Platform = process.platform): number {
-  const niced = nice > 0 && platform === 'linux';
-  return Math.min(4, Math.max(1, niced ? cores : cores - 1));
-}
+  /**
+   * Hashing threads when PASSWORD_HASH_THREADS is unset, 1 to 4. Threads at a lower
+   * priority (Linux, nice above 0) cannot take a core from the event loop, which the
+   * scheduler hands back the CPU as soon as a request arrives: one per core, so logins
+   * use every idle core. Threads at the event loop's priority would share its core and
+   * delay every request behind a hash: one core stays free for the event loop.
+   */
+  export function defaultHashThreads(nice: number, cores = os.availableParallelism(), platform: NodeJS.Platform = process.platform): number {
+    const niced = nice > 0 && platform === 'linux';
+    return Math.min(4, Math.max(1, niced ? cores : cores - 1));
+  }
 
   const result = envSchema.validate(env, { abortEarly: true, convert: true });
   if (result.error) throw new ConfigError(`Invalid configuration: ${result.error.message}`);
@@ -325,7 +331,7 @@ export function defaultHashThreads(nice: number, cores = os.availableParallelism
     baseUrl: (value.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     sessionSecret: value.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     appName,
-    timeZone: value.APP_TIME_ZONE,
+    timeZone: value.APP_TIMEZONE ?? value.APP_TIME_ZONE ?? 'Europe/Paris',
     registrationFlag: value.APP_AUTH_REGISTRATION,
     trustProxy: parseTrustProxy(value.APP_TRUST_PROXY),
     smtpUrl: value.SMTP_URL,

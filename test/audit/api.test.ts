@@ -171,7 +171,7 @@ describe('reading the audit log', () => {
       expect(text).to.include('Journal');
       expect(page.text).to.include('href="/admin/audit"');
       // 10:04 UTC is 11:04 in Paris in November.
-      expect(text).to.include('20 novembre 2026 à 11:04');
+      expect(text).to.include('20 novembre 2026 à 11 h 04');
       expect(text).to.include('Connexion refusée');
       expect(text).to.include('Page déplacée');
       expect(text).to.include('Visiteur ou système');

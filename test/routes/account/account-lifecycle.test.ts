@@ -34,7 +34,7 @@ describe('/account: sessions, export and deletion', () => {
     const page = await client.get('/account');
     expect(page.status).to.equal(200);
     const text = textOf(page.text);
-    expect(text).to.include('Firefox sur Windows').and.include('1 juillet 2026 à 10:30');
+    expect(text).to.include('Firefox sur Windows').and.include('1er juillet 2026 à 10 h 30');
     expect(text).to.include('Appareil inconnu cette session');
     expect(page.text).to.match(
       /<details class="user-agent"><summary[^>]*>Navigateur transmis<\/summary><code[^>]*>Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64; rv:128\.0\)/,

@@ -111,7 +111,7 @@ describe('/admin/users lifecycle screens', () => {
     const created = await request(app).post('/app/api/admin/pages').set('Cookie', writer.cookie).send({ title: 'Chronique' });
     expect(created.status).to.equal(201);
     const before = textOf((await client.get(`/admin/pages/${created.body.id}`)).text);
-    expect(before).to.include('Auteur : Wanda Writer · dernière modification : Wanda Writer, le 15 janvier 2026 à 14:05');
+    expect(before).to.include('Auteur : Wanda Writer · dernière modification : Wanda Writer, le 15 janvier 2026 à 14 h 05');
 
     const confirm = await client.get(`/admin/users/${writer.id}/delete`);
     expect(textOf(confirm.text)).to.include('Supprimer le compte de Wanda Writer ?').and.include('wanda@example.com').and.include('Compte supprimé');

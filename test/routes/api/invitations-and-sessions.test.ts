@@ -139,11 +139,11 @@ describe('invitations and session devices (/app/api/users)', () => {
       const byAgent = new Map<string | null, { device: string; last_seen_label: string; last_seen_at: string }>(
         response.body.items.map((item: { user_agent: string | null }) => [item.user_agent, item]),
       );
-      expect(byAgent.get(FIREFOX_WINDOWS)).to.include({ device: 'Firefox sur Windows', last_seen_label: '15 janvier 2026 à 14:05' });
-      expect(byAgent.get(SAFARI_IPHONE)).to.include({ device: 'Mobile Safari sur iOS', last_seen_label: '15 janvier 2026 à 15:05' });
+      expect(byAgent.get(FIREFOX_WINDOWS)).to.include({ device: 'Firefox sur Windows', last_seen_label: '15\u00a0janvier 2026 à 14\u00a0h\u00a005' });
+      expect(byAgent.get(SAFARI_IPHONE)).to.include({ device: 'Mobile Safari sur iOS', last_seen_label: '15\u00a0janvier 2026 à 15\u00a0h\u00a005' });
       expect(byAgent.get(SAFARI_IPHONE)!.last_seen_at).to.equal('2026-01-15T14:05:00.000Z');
       expect(byAgent.get(null)).to.include({ device: 'Appareil inconnu' });
-      expect(byAgent.get('test-agent')).to.include({ device: 'Appareil inconnu', last_seen_label: '15 janvier 2026 à 14:05' });
+      expect(byAgent.get('test-agent')).to.include({ device: 'Appareil inconnu', last_seen_label: '15\u00a0janvier 2026 à 14\u00a0h\u00a005' });
     });
   });
 
@@ -158,9 +158,9 @@ describe('invitations and session devices (/app/api/users)', () => {
 
     it('writes dates in the configured time zone, summer time included', () => {
       const paris = frenchDates('Europe/Paris');
-      expect(paris.dateTime(new Date('2026-07-01T22:30:00Z'))).to.equal('2 juillet 2026 à 00:30');
-      expect(paris.date('2026-07-01T22:30:00Z')).to.equal('2 juillet 2026');
-      expect(frenchDates('America/Montreal').dateTime(new Date('2026-07-01T22:30:00Z'))).to.equal('1 juillet 2026 à 18:30');
+      expect(paris.dateTime(new Date('2026-07-01T22:30:00Z'))).to.equal('2\u00a0juillet 2026 à 0\u00a0h\u00a030');
+      expect(paris.date('2026-07-01T22:30:00Z')).to.equal('2\u00a0juillet 2026');
+      expect(frenchDates('America/Montreal').dateTime(new Date('2026-07-01T22:30:00Z'))).to.equal('1er\u00a0juillet 2026 à 18\u00a0h\u00a030');
       expect(paris.dateTime(null)).to.equal('');
     });
 
