@@ -273,24 +273,24 @@ function readSecretFile(file: string): string {
   }
 }
 
+/**
+ * Hashing threads when PASSWORD_HASH_THREADS is unset, 1 to 4. Threads at a lower
+ * priority (Linux, nice above 0) cannot take a core from the event loop, which the
+ * scheduler hands back the CPU as soon as a request arrives: one per core, so logins
+ * use every idle core. Threads at the event loop's priority would share its core and
+ * delay every request behind a hash: one core stays free for the event loop.
+ */
+export function defaultHashThreads(nice: number, cores = os.availableParallelism(), platform: NodeJS.Platform = process.platform): number {
+  const niced = nice > 0 && platform === 'linux';
+  return Math.min(4, Math.max(1, niced ? cores : cores - 1));
+}
+
 /** WEB_CONCURRENCY as a number: `auto` is the CPU cores this process may use (1 on a one-core box: no cluster). */
 export function resolveConcurrency(value: number | 'auto', cores = os.availableParallelism()): number {
   return value === 'auto' ? Math.max(1, Math.min(64, cores)) : value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  /**
-   * Hashing threads when PASSWORD_HASH_THREADS is unset, 1 to 4. Threads at a lower
-   * priority (Linux, nice above 0) cannot take a core from the event loop, which the
-   * scheduler hands back the CPU as soon as a request arrives: one per core, so logins
-   * use every idle core. Threads at the event loop's priority would share its core and
-   * delay every request behind a hash: one core stays free for the event loop.
-   */
-  export function defaultHashThreads(nice: number, cores = os.availableParallelism(), platform: NodeJS.Platform = process.platform): number {
-    const niced = nice > 0 && platform === 'linux';
-    return Math.min(4, Math.max(1, niced ? cores : cores - 1));
-  }
-
   const result = envSchema.validate(env, { abortEarly: true, convert: true });
   if (result.error) throw new ConfigError(`Invalid configuration: ${result.error.message}`);
   const { value } = result;
