@@ -7,11 +7,10 @@
 // one that dies at start does not fork in a loop) and, on SIGTERM or SIGINT, stops them
 // one by one with the server's own graceful stop, then the database, then exits.
 import cluster, { type Worker } from 'node:cluster';
-import { serveClusterScrapes } from './cluster-metrics.js';
 import { ConfigError, type Config } from './config.js';
 import { createKnex } from './db.js';
 import { ensureDatabase } from './embedded-postgres.js';
-import { createLogger, prettyLogsWanted, type Logger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { migrateLatest, pendingMigrations } from './migrations.js';
 import { newSetupCode } from './setup-code.js';
 
@@ -67,7 +66,7 @@ interface Slot {
 
 /** Prepares the database, forks the workers and supervises them until a signal stops everything. */
 export async function runPrimary(config: Config, options: PrimaryOptions): Promise<void> {
-  const logger = createLogger(config.logLevel, { primary: true, pid: process.pid }, { pretty: prettyLogsWanted(config) });
+  const logger = createLogger(config.logLevel, { primary: true, pid: process.pid });
   const database = await ensureDatabase(config, logger);
   try {
     await prepareSchema(database.url, options, logger);
@@ -178,9 +177,6 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
   // other listener left for the signal.
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
-
-  // A worker taking a /metrics scrape asks here for the sum of every worker's metrics.
-  if (config.metricsToken) serveClusterScrapes(logger);
 
   logger.info({ workers: count, hashThreads: shares }, 'starting the workers');
   for (const slot of slots) fork(slot);

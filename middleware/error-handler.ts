@@ -15,8 +15,8 @@ import {
 import type { AppContext } from '../lib/context.js';
 
 export const genericMessages = {
-  internal: 'Une erreur inattendue est survenue. Réessayez plus tard.',
-  unavailable: 'Le service est momentanément indisponible. Réessayez dans un instant.',
+  internal: 'Une erreur inattendue est survenue. Un nouvel essai sera possible plus tard.',
+  unavailable: 'Le service est momentanément indisponible. Un nouvel essai sera possible dans un instant.',
   notFound: 'Page introuvable.',
   invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
   tooLarge: 'La requête est trop volumineuse.',

@@ -5,7 +5,7 @@ import { ForbiddenError, UnauthenticatedError } from '../lib/errors.js';
 import { wantsJson } from './error-handler.js';
 
 export const authMessagesForGuards = {
-  loginRequired: 'Une session est nécessaire : connectez-vous pour continuer.',
+  loginRequired: 'Connexion requise : cette action demande une session ouverte.',
   forbidden: 'Les droits nécessaires pour cette action manquent à ce compte.',
 };
 

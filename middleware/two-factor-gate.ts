@@ -11,7 +11,7 @@ export const ENROLMENT_PAGE = '/account/2fa';
 
 export const twoFactorGateMessages = {
   enrolmentRequired:
-    'Un rôle de ce compte exige la vérification en deux étapes : elle doit être activée (page « Vérification en deux étapes » du profil, /account/2fa) avant toute autre action.',
+    'Un rôle de ce compte exige la vérification en deux étapes : elle doit être activée (page « Vérification en deux étapes » du profil, /account/2fa) avant toute autre action.',
 };
 
 export function mustEnrol(user: { second_factor_required: boolean; second_factor_enabled: boolean } | undefined): boolean {

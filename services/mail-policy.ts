@@ -10,7 +10,7 @@ import type { AppContext } from '../lib/context.js';
 import { ServiceUnavailableError } from '../lib/errors.js';
 
 export const mailMessages = {
-  mailFailed: 'Le courriel n’a pas pu être envoyé. Réessayez plus tard.',
+  mailFailed: 'Le courriel n’a pas pu être envoyé. Un nouvel essai sera possible plus tard.',
 } as const;
 
 function reason(error: unknown): string {

@@ -33,7 +33,7 @@ import { noticeInBackground } from './mail-policy.js';
 export const SECOND_FACTOR_ACCOUNT_PREFIX = 'second_factor_account:';
 
 export const twoFactorServiceMessages = {
-  requiredByRole: 'Un rôle de ce compte exige la vérification en deux étapes : elle ne peut pas être désactivée.',
+  requiredByRole: 'Un rôle de ce compte exige la vérification en deux étapes : elle ne peut pas être désactivée.',
   pendingLoginGone: 'Cette vérification a expiré ou n’est plus valable (5 minutes, 5 essais au plus). La connexion doit être reprise avec le mot de passe.',
   wrongCodeLeft: (left: number) =>
     left === 1 ? 'Le code est incorrect ou a déjà servi. Il reste 1 essai.' : `Le code est incorrect ou a déjà servi. Il reste ${left} essais.`,

@@ -15,10 +15,10 @@ type None = Record<string, never>;
 
 export const twoFactorPageMessages = {
   title: 'Vérification en deux étapes',
-  setupStarted: 'La clé est prête : elle doit être ajoutée à l’application d’authentification, puis confirmée par un premier code.',
+  setupStarted: 'La clé est prête : elle doit être ajoutée à l’application d’authentification, puis confirmée par un premier code.',
   disabled: 'La vérification en deux étapes est désactivée. La connexion ne demande plus que le mot de passe.',
-  enabled: 'La vérification en deux étapes est activée. Ces codes de secours ne seront plus affichés : ils doivent être conservés maintenant.',
-  renewed: 'Voici les nouveaux codes de secours ; les anciens ne servent plus. Ils ne seront plus affichés : ils doivent être conservés maintenant.',
+  enabled: 'La vérification en deux étapes est activée. Ces codes de secours ne seront plus affichés : ils doivent être conservés maintenant.',
+  renewed: 'Voici les nouveaux codes de secours ; les anciens ne servent plus. Ils ne seront plus affichés : ils doivent être conservés maintenant.',
 } as const;
 
 function base(req: Request): string {

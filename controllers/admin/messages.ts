@@ -3,18 +3,18 @@
 export const adminMessages = {
   userInvited: (email: string) => `Le compte est créé. Une invitation est envoyée à ${email}.`,
   userInvitationFailed: (email: string) =>
-    `Le compte est créé, mais l’invitation n’a pas pu être envoyée à ${email}. Le bouton « Renvoyer l’invitation » permet de réessayer plus tard.`,
-  invitationResent: (email: string) => `Une nouvelle invitation est envoyée à ${email} ; le lien précédent ne fonctionne plus.`,
-  userCreated: 'Le compte est créé ; la connexion est possible avec le mot de passe choisi.',
+    `Le compte est créé, mais l’invitation n’a pas pu être envoyée à ${email}. Le bouton « Renvoyer l’invitation » permet de réessayer plus tard.`,
+  invitationResent: (email: string) => `Une nouvelle invitation est envoyée à ${email} ; le lien précédent ne fonctionne plus.`,
+  userCreated: 'Le compte est créé ; la connexion est possible avec le mot de passe choisi.',
   userSaved: 'Les modifications du compte sont enregistrées.',
   userEmailPending: (email: string) =>
-    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’adresse actuelle en est informée.`,
+    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’adresse actuelle en est informée.`,
   userEmailMoved: (email: string) =>
-    `Le courriel du compte est maintenant ${email}. Une nouvelle invitation y est envoyée ; le lien de l’invitation précédente ne fonctionne plus.`,
-  userPasswordSaved: 'Le mot de passe du compte est défini ; ses sessions sont fermées.',
+    `Le courriel du compte est maintenant ${email}. Une nouvelle invitation y est envoyée ; le lien de l’invitation précédente ne fonctionne plus.`,
+  userPasswordSaved: 'Le mot de passe du compte est défini ; ses sessions sont fermées.',
   userVerified: 'Le courriel est marqué comme vérifié.',
-  userSuspended: (name: string) => `Le compte de ${name} est suspendu ; ses sessions sont fermées.`,
-  userRestored: (name: string) => `Le compte de ${name} est rétabli ; la connexion est de nouveau possible.`,
+  userSuspended: (name: string) => `Le compte de ${name} est suspendu ; ses sessions sont fermées.`,
+  userRestored: (name: string) => `Le compte de ${name} est rétabli ; la connexion est de nouveau possible.`,
   userDeleted: (name: string) => `Le compte de ${name} est supprimé.`,
   resetSent: (email: string) => `Un lien de réinitialisation est envoyé à ${email}.`,
   roleAssigned: 'Le rôle est attribué.',
@@ -25,11 +25,11 @@ export const adminMessages = {
   roleDeleted: 'Le rôle est supprimé.',
   profileNameSaved: 'Le nom est enregistré.',
   profileEmailPending: (email: string) =>
-    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’ancienne adresse en est informée.`,
+    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’ancienne adresse en est informée.`,
   profileEmailConfirmed: 'Le nouveau courriel est confirmé.',
   emailConfirmPage: {
     title: 'Confirmation du nouveau courriel',
-    description: 'Le courriel du compte change une fois ce bouton utilisé ; l’ancienne adresse ne sert plus à se connecter.',
+    description: 'Le courriel du compte change une fois ce bouton utilisé ; l’ancienne adresse ne sert plus à se connecter.',
   },
   profileEmailInvalid: 'Ce lien de confirmation est invalide ou a expiré. Une nouvelle demande est nécessaire.',
   profilePasswordSaved: 'Le mot de passe est modifié. Les autres sessions sont fermées.',

@@ -7,7 +7,7 @@ import { callerOf } from '../api/caller.js';
 import { redirectWithFlash } from './shell.js';
 
 export const adminTwoFactorMessages = {
-  reset: (email: string) => `La vérification en deux étapes de ${email} est désactivée ; un courriel l’en informe.`,
+  reset: (email: string) => `La vérification en deux étapes de ${email} est désactivée ; un courriel l’en informe.`,
 } as const;
 
 // POST /admin/users/:id/2fa/delete

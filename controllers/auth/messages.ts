@@ -5,7 +5,7 @@ export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' |
 export const authPageTexts: Record<AuthPage, { title: string; description: string }> = {
   'first-run': {
     title: 'Première configuration',
-    description: 'Aucun compte n’existe encore : le compte créé ici administrera le site.',
+    description: 'Aucun compte n’existe encore : le compte créé ici administrera le site.',
   },
   login: { title: 'Connexion', description: 'Accès au compte avec le courriel et le mot de passe.' },
   register: { title: 'Créer un compte', description: 'Un nom, un courriel et un mot de passe suffisent.' },
@@ -21,7 +21,7 @@ export const authPageTexts: Record<AuthPage, { title: string; description: strin
 };
 
 export const authPageMessages = {
-  registered: 'Le compte est créé. Un lien de vérification a été envoyé au courriel indiqué : il faut l’ouvrir avant la première connexion.',
+  registered: 'Le compte est créé. Un lien de vérification a été envoyé au courriel indiqué : il faut l’ouvrir avant la première connexion.',
   registeredMailFailed:
     'Le compte est créé, mais le courriel de vérification n’a pas pu être envoyé. Un nouveau lien peut être demandé depuis la page de connexion, en s’y connectant.',
   forgotAnswer: 'Si un compte correspond à ce courriel, un lien de réinitialisation vient d’y être envoyé. Il reste valable une heure.',
@@ -35,11 +35,11 @@ export const authPageMessages = {
     deleted: 'Le compte est supprimé.',
   } as Record<string, string>,
   noSession: 'Aucune session n’est ouverte sur cet appareil.',
-  secondFactorRequired: 'Le mot de passe est correct. La vérification en deux étapes demande maintenant un code (POST /auth/2fa, champ « code »).',
+  secondFactorRequired: 'Le mot de passe est correct. La vérification en deux étapes demande maintenant un code (POST /auth/2fa, champ « code »).',
   noPendingLogin: 'Aucune connexion n’attend de code sur cet appareil, ou elle a expiré (5 minutes). La connexion commence par le courriel et le mot de passe.',
   incompleteLink: 'Ce lien est incomplet. Le lien reçu par courriel doit être ouvert en entier.',
   setupCodeLabel: 'Code d’installation',
-  setupCodeHint: 'Écrit dans le journal du serveur à son démarrage (ligne «setup code»). Il change à chaque démarrage.',
+  setupCodeHint: 'Écrit dans le journal du serveur à son démarrage (ligne « setup code »). Il change à chaque démarrage.',
   setupCodeWrong: 'Le code d’installation est incorrect. Il figure dans le journal du serveur, écrit à son dernier démarrage.',
   passwordRules: 'Au moins 8 caractères (72 octets au plus). Une phrase de plusieurs mots est plus sûre qu’un mot court.',
 };

@@ -24,7 +24,7 @@ export const pageScreenMessages = {
   saved: 'La page est enregistrée.',
   duplicated: 'La copie est créée.',
   deleted: (count: number) => (count > 1 ? `La page et ses ${count - 1} sous-page${count > 2 ? 's' : ''} sont supprimées.` : 'La page est supprimée.'),
-  hasChildren: 'Cette page a des sous-pages : cochez « Supprimer aussi les sous-pages » pour tout supprimer, ou déplacez-les d’abord.',
+  hasChildren: 'Cette page a des sous-pages : la case « Supprimer aussi les sous-pages » les supprime avec elle ; sinon, elles doivent être déplacées d’abord.',
 } as const;
 
 const VISIBILITIES = [

@@ -16,13 +16,13 @@ export const adminUserMessages = {
   notFound: 'Utilisateur introuvable.',
   unknownRole: authMessages.unknownRole,
   lastAdministrator: authMessages.lastAdministrator,
-  targetOutranksCaller: 'Ce compte détient des permissions que le vôtre n’a pas : il ne peut pas être modifié depuis ce compte.',
+  targetOutranksCaller: 'Ce compte détient des permissions absentes du compte connecté : il ne peut pas être modifié depuis celui-ci.',
   roleNotHeld: 'Ce compte n’a pas ce rôle.',
-  baseRoleNotRemovable: 'Le rôle user est le rôle de base : il ne peut pas être retiré.',
+  baseRoleNotRemovable: 'Le rôle user est le rôle de base : il ne peut pas être retiré.',
   accountActive: authMessages.accountAlreadyActive,
   emailTaken: authMessages.emailTaken,
   useProfile:
-    'Son propre courriel et son propre mot de passe se changent depuis la page « Mon profil » (/account ou /admin/profile), avec le mot de passe actuel.',
+    'Son propre courriel et son propre mot de passe se changent depuis la page « Mon profil » (/account ou /admin/profile), avec le mot de passe actuel.',
 } as const;
 
 /** Locks the user's row for the rest of the transaction and returns it with its permissions. */

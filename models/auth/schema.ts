@@ -18,7 +18,7 @@ export const CORE_PERMISSION_SECTIONS: PermissionSectionSeed[] = [
     key: 'administration',
     label: 'Administration',
     position: 10,
-    permissions: [{ key: 'admin.access', label: "Accéder à l'administration" }],
+    permissions: [{ key: 'admin.access', label: 'Accéder à l’administration' }],
   },
   {
     key: 'users',

@@ -23,7 +23,7 @@ const RECOVERY_LENGTH = 16;
 export const twoFactorMessages = {
   codeWrong: 'Le code est incorrect ou a déjà servi. Un nouveau code de l’application, ou un code de secours, est nécessaire.',
   setupCodeWrong: 'Le code est incorrect. Il doit venir de l’application où la clé vient d’être ajoutée, à l’heure exacte.',
-  noPendingSetup: 'Aucune activation n’est en cours : une nouvelle clé doit d’abord être demandée.',
+  noPendingSetup: 'Aucune activation n’est en cours : une nouvelle clé doit d’abord être demandée.',
   alreadyEnabled: 'La vérification en deux étapes est déjà activée pour ce compte.',
   notEnabled: 'La vérification en deux étapes n’est pas activée pour ce compte.',
 } as const;

@@ -35,7 +35,7 @@
       if (empty) return;
       var value = score(input.value);
       meter.value = value;
-      label.textContent = 'Robustesse : ' + LABELS[value];
+      label.textContent = 'Robustesse\u00a0: ' + LABELS[value];
       strength.setAttribute('data-score', String(value));
     }
     input.addEventListener('input', update);

@@ -63,7 +63,7 @@ describe('auth pages in a browser', function () {
     // The strength indicator takes over from the rules once typing starts.
     expect(await page.locator('[data-password-rules]').isVisible()).to.equal(false);
     expect(await page.locator('[data-password-strength]').isVisible()).to.equal(true);
-    expect(await page.locator('.strength-label').textContent()).to.match(/^Robustesse : /);
+    expect(await page.locator('.strength-label').textContent()).to.match(/^Robustesse\u00a0: /);
     await page.waitForTimeout(HUMAN_PAUSE_MS);
     await page.getByRole('button', { name: 'Créer le compte administrateur' }).click();
     await page.waitForURL(`${baseUrl}/admin`);

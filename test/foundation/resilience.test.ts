@@ -27,7 +27,7 @@ describe('database outage', () => {
     const json = await request(app).get('/auth').set('Accept', 'application/json');
     expect(json.status).to.equal(503);
     expect(json.body).to.deep.equal({
-      error: 'Le service est momentanément indisponible. Réessayez dans un instant.',
+      error: 'Le service est momentanément indisponible. Un nouvel essai sera possible dans un instant.',
       code: 'service_unavailable',
       request_id: json.headers['x-request-id'],
     });

@@ -60,7 +60,7 @@ describe('mail', () => {
       expect((await smtp.waitForMessage('f@example.com')).text).to.include('e@example.com');
       const recovery = await smtp.waitForMessage('g@example.com');
       expect(recovery.subject).to.equal('Code de secours utilisé — Atelier & Co');
-      expect(recovery.text).to.include('Codes de secours restants : 9');
+      expect(recovery.text).to.include('Codes de secours restants\u00a0: 9');
       expect(smtp.linkIn(recovery, '/account/2fa').origin).to.equal('http://site.test');
       const reset = await smtp.waitForMessage('h@example.com');
       expect(reset.subject).to.equal('Vérification en deux étapes désactivée — Atelier & Co');

@@ -119,7 +119,7 @@ describe('/admin pages screens', () => {
       expect(textOf(confirm.text)).to.include('Cette page a 1 sous-page');
       const refused = await client.post(`/admin/pages/${parent.id}/delete`, {}, `/admin/pages/${parent.id}/delete`);
       expect(refused.status).to.equal(409);
-      expect(textOf(refused.text)).to.include('cochez « Supprimer aussi les sous-pages »');
+      expect(textOf(refused.text)).to.include('la case « Supprimer aussi les sous-pages » les supprime avec elle');
       expect(await ctx.db('app_pages')).to.have.length(2);
       const ok = await client.post(`/admin/pages/${parent.id}/delete`, { cascade: 'on' }, `/admin/pages/${parent.id}/delete`);
       expect(ok.status).to.equal(303);

@@ -426,7 +426,7 @@ describe('/auth flows', () => {
           .type('form')
           .send({ ...tokens, _hp: '', email: 'admin@example.com', password: strongPassword });
         expect(response.status).to.equal(500);
-        expect(response.text).to.include('Une erreur inattendue est survenue. Réessayez plus tard.');
+        expect(response.text).to.include('Une erreur inattendue est survenue. Un nouvel essai sera possible plus tard.');
         expect(response.text).not.to.include('app_auth_accounts');
       } finally {
         await ctx.db.raw('ALTER TABLE app_auth_accounts_away RENAME TO app_auth_accounts');

@@ -108,10 +108,10 @@ describe('/auth pages', () => {
 
     it('links login and registration to each other while registration is open', async () => {
       const login = await request(app).get('/auth/login');
-      expect(login.text).to.include('Pas encore de compte ? Créer un compte');
+      expect(login.text).to.include('Pas encore de compte\u00a0? Créer un compte');
       expect(login.text).to.include('href="/auth/forgot"');
       const register = await request(app).get('/auth/register');
-      expect(register.text).to.include('Déjà un compte ? Se connecter');
+      expect(register.text).to.include('Déjà un compte\u00a0? Se connecter');
       const forgot = await request(app).get('/auth/forgot');
       expect(forgot.text).to.include('Retour à la connexion');
     });
@@ -146,7 +146,7 @@ describe('/auth pages', () => {
       expect(register.text).to.include('Les inscriptions sont actuellement fermées.');
       expect(register.text).not.to.include('name="password"');
       const login = await request(app).get('/auth/login');
-      expect(login.text).not.to.include('Pas encore de compte ? Créer un compte');
+      expect(login.text).not.to.include('Pas encore de compte\u00a0? Créer un compte');
     });
 
     it('refuses a registration POST anyway with 403 and the exact message, writing nothing', async () => {

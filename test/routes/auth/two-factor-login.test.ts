@@ -205,7 +205,7 @@ describe('/auth/2fa: the second step of a login', () => {
     expect(await sessionCount(user.id)).to.equal(1);
     const message = await smtp.waitForMessage('ada@example.com');
     expect(message.subject).to.equal('Code de secours utilisé — Site de test');
-    expect(message.text).to.include('Codes de secours restants : 9');
+    expect(message.text).to.include('Codes de secours restants\u00a0: 9');
     const events = await ctx.db('app_audit_events').where({ action: 'two_factor.recovery_used' });
     expect(events).to.have.length(1);
     expect(events[0]).to.include({ actor_id: user.id, target_type: 'user', target_id: String(user.id) });
