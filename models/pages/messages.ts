@@ -11,7 +11,7 @@ export const pageMessages = {
   createdAtTooOld: 'La date de création ne peut pas être antérieure à 1970.',
   templateUnknown: (name: string) => `Le modèle « ${name} » n’existe pas.`,
   stalePage: 'La page a changé depuis l’ouverture de ce formulaire : les blocs affichés sont maintenant à jour, l’action peut être refaite.',
-  hasChildren: 'Cette page a des sous-pages : supprimez-les d’abord, ou demandez une suppression en cascade (?cascade=true).',
+  hasChildren: 'Cette page a des sous-pages : elles doivent être supprimées d’abord, ou la suppression demandée en cascade (?cascade=true).',
   slugExhausted: 'Aucun slug libre n’a été trouvé pour cette page. Un nouvel essai est possible.',
   parentInvalid: 'Le paramètre « parent » doit être un identifiant, un chemin de slugs ou « root ».',
   pathInvalid: 'Le chemin doit être une suite de slugs séparés par des « / ».',
