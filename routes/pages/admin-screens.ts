@@ -1,12 +1,13 @@
 // The pages module's screens under /admin (behind the admin guard and its CSRF check).
 // Each form row names the page that re-renders, with the messages and the input kept,
 // when the rules refuse a submission.
-import * as blocks from '../../controllers/pages/admin-screens-blocks.js';
-import { blockParams, pageParams } from '../../controllers/pages/admin-call.js';
+import { pageParams } from '../../controllers/pages/admin-call.js';
+import * as editor from '../../controllers/pages/admin-screens-editor.js';
 import { candidatesQuery, listParentCandidates } from '../../controllers/pages/admin-parent-picker.js';
 import { showPageTree, treeQuery, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
 import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
+import { redirectAdminRoutes } from './redirects.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.js';
 
@@ -14,8 +15,7 @@ const VIEW = { permission: 'pages.view' } as const;
 const MANAGE = { permission: 'pages.manage' } as const;
 
 export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRoute[] {
-  const edit = (call: AnyCall, locals: FormLocals, status: number) => pages.showEditPage(catalog, tree, call, locals, status);
-  const blockForm = (call: AnyCall) => `block-${String(call.req.params.index)}`;
+  const edit = (call: AnyCall, locals: FormLocals, status: number) => editor.showEditor(catalog, tree, call, locals, status);
   return [
     route({ method: 'get', path: '/pages', access: VIEW, query: treeQuery, handler: (call) => showPageTree(tree, call) }),
     route({ method: 'get', path: '/pages/new', access: MANAGE, query: pages.newPageQuery, handler: (call) => pages.showNewPage(catalog, tree, call) }),
@@ -34,17 +34,18 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       path: '/pages/:id',
       access: VIEW,
       params: pageParams,
-      query: pages.editPageQuery,
-      handler: (call) => pages.showEditPage(catalog, tree, call),
+      query: editor.editorQuery,
+      handler: (call) => editor.showEditor(catalog, tree, call),
     }),
+    // The one-document editor: every button of the form posts here (admin-screens-editor.ts).
     route({
       method: 'post',
       path: '/pages/:id',
       access: MANAGE,
       params: pageParams,
-      body: pages.pageForm,
-      form: { name: 'page', rerender: edit },
-      handler: (call) => pages.savePage(catalog, call),
+      body: editor.documentForm,
+      form: { name: 'page', rerender: (call, locals, status) => editor.rerenderEditor(catalog, tree, call, locals, status) },
+      handler: (call) => editor.saveDocument(catalog, call),
     }),
     route({
       method: 'post',
@@ -64,43 +65,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       form: { name: 'delete', rerender: pages.confirmDeletePage },
       handler: pages.removePage,
     }),
-    route({
-      method: 'post',
-      path: '/pages/:id/blocks',
-      access: MANAGE,
-      params: pageParams,
-      body: blocks.addBlockForm,
-      form: { name: 'add-block', rerender: edit },
-      handler: (call) => blocks.addBlock(catalog, call),
-    }),
-    route({
-      method: 'post',
-      path: '/pages/:id/blocks/:index',
-      access: MANAGE,
-      params: blockParams,
-      body: blocks.blockForm,
-      form: { name: blockForm, rerender: edit },
-      handler: (call) => blocks.saveBlock(catalog, call),
-    }),
-    route({
-      method: 'post',
-      path: '/pages/:id/blocks/:index/move',
-      access: MANAGE,
-      params: blockParams,
-      body: blocks.moveBlockForm,
-      form: { name: blockForm, rerender: edit },
-      handler: (call) => blocks.moveBlock(catalog, call),
-    }),
-    route({
-      method: 'post',
-      path: '/pages/:id/blocks/:index/delete',
-      access: MANAGE,
-      params: blockParams,
-      body: blocks.blockForm,
-      form: { name: blockForm, rerender: edit },
-      handler: (call) => blocks.removeBlock(catalog, call),
-    }),
-
+    ...redirectAdminRoutes(),
     route({ method: 'get', path: '/media', access: MANAGE, query: media.mediaLibraryQuery, handler: (call) => media.showMediaLibrary(call) }),
     route({
       method: 'post',

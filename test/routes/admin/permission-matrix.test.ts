@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import type { User } from '../../../models/auth/users.js';
+import { createRedirect } from '../../../models/pages/redirects.js';
 import { profileRoutes } from '../../../routes/account.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
@@ -23,7 +24,14 @@ interface Sample {
 }
 
 const page = async (f: Fixture) => `/admin/pages/${(await f.page()).id}`;
-const version = async (f: Fixture) => ({ version: (await f.page()).version });
+// The page's newest revision, read when the sample is sent (each accepted save moves it on).
+const revision = async (f: Fixture) =>
+  String(
+    (await f.ctx
+      .db('app_pages')
+      .where({ id: (await f.page()).id })
+      .first('revision'))!.revision,
+  );
 const media = async (f: Fixture) => `/admin/media/${(await f.media()).id}`;
 
 function profileSamples(prefix: string): Record<string, Sample> {
@@ -103,32 +111,31 @@ const SAMPLES: Record<string, Sample> = {
   'GET /admin/pages/parent-candidates': { ok: 200, path: () => '/admin/pages/parent-candidates?q=Page' },
   'POST /admin/pages': { ok: 303, path: () => '/admin/pages', fields: () => ({ title: `Nouvelle ${unique()}` }) },
   'GET /admin/pages/:id': { ok: 200, path: page },
-  'POST /admin/pages/:id': { ok: 303, path: page, fields: () => ({ title: 'Renommée', slug: '', parent_id: '', template: 'default', visibility: 'public' }) },
+  'POST /admin/pages/:id': {
+    ok: 303,
+    path: page,
+    fields: async (f) => ({ if_revision: await revision(f), title: 'Renommée', slug: '', parent_id: '', template: 'default', visibility: 'public' }),
+  },
   'POST /admin/pages/:id/duplicate': { ok: 303, path: async (f) => `${await page(f)}/duplicate` },
   'GET /admin/pages/:id/delete': { ok: 200, path: async (f) => `${await page(f)}/delete` },
   'POST /admin/pages/:id/delete': { ok: 303, path: async (f) => `${await page(f)}/delete` },
-  'POST /admin/pages/:id/blocks': {
-    ok: 303,
-    path: async (f) => `${await page(f)}/blocks`,
-    fields: async (f) => ({ ...(await version(f)), type: 'paragraph' }),
-  },
-  'POST /admin/pages/:id/blocks/:index': {
-    ok: 303,
-    path: async (f) => `${await page(f)}/blocks/0`,
-    fields: async (f) => ({ ...(await version(f)), text: 'Modifié' }),
-  },
-  'POST /admin/pages/:id/blocks/:index/move': {
-    ok: 303,
-    path: async (f) => `${await page(f)}/blocks/1/move`,
-    fields: async (f) => ({ ...(await version(f)), direction: 'up' }),
-  },
-  'POST /admin/pages/:id/blocks/:index/delete': { ok: 303, path: async (f) => `${await page(f)}/blocks/0/delete`, fields: version },
   // Pages module: media library
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },
   'POST /admin/media': { ok: 303, path: () => '/admin/media', fields: () => ({ alt: 'Image' }) },
   'GET /admin/media/:id': { ok: 200, path: media },
   'POST /admin/media/:id': { ok: 303, path: media, fields: () => ({ alt: 'Texte', caption: '' }) },
   'POST /admin/media/:id/delete': { ok: 303, path: async (f) => `${await media(f)}/delete` },
+  // Pages module: redirects
+  'GET /admin/redirects': { ok: 200, path: () => '/admin/redirects' },
+  'POST /admin/redirects': {
+    ok: 303,
+    path: () => '/admin/redirects',
+    fields: async (f) => ({ from: `/vieux-${unique()}`, page_id: String((await f.page()).id) }),
+  },
+  'POST /admin/redirects/:id/delete': {
+    ok: 303,
+    path: async (f) => `/admin/redirects/${(await createRedirect(f.ctx, { from: `/vieux-${unique()}`, page_id: (await f.page()).id })).id}/delete`,
+  },
   // The profile page, in both places
   ...profileSamples('/admin/profile'),
   ...profileSamples('/account'),

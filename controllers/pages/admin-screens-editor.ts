@@ -1,0 +1,273 @@
+// GET /admin/pages/:id and POST /admin/pages/:id: the one-document page editor. One
+// form holds the page's fields and every block (admin-screens-document.ts reads it);
+// its buttons (save, publish, schedule, add, insert, move, remove, parent search) all
+// submit the whole document, which is saved as the page's draft before the action's
+// own step. The form carries the revision it was rendered from (`if_revision`): a
+// stale one shows the conflict screen, the submitted content beside the current one.
+import Joi from 'joi';
+import { frenchDates } from '../../lib/dates.js';
+import { ValidationError } from '../../lib/errors.js';
+import { text } from '../../lib/schema-primitives.js';
+import { hasPermission } from '../../middleware/require-auth.js';
+import { placesOf } from '../../models/pages/admin-tree.js';
+import { pageAuthors } from '../../models/pages/authors.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
+import { cancelSchedule, discardDraft, publishDraft, saveDraft, schedulePublication } from '../../models/pages/drafts.js';
+import { listMedia } from '../../models/pages/media.js';
+import { getPage, type PagePatch } from '../../models/pages/pages.js';
+import { revisionMessages } from '../../models/pages/revision-messages.js';
+import { currentContent, type PageContent } from '../../models/pages/revision-store.js';
+import { slugify } from '../../models/pages/slugs.js';
+import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
+import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
+import { actorOf } from './admin-call.js';
+import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
+import { blockTypeOptions, pageScreenMessages, seoFrom, templateOptions, VISIBILITIES, type PageFormInput } from './admin-screens.js';
+import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
+import { treeHref, type TreeOptions } from './admin-screens-tree.js';
+import { instantToZoned, zonedToInstant } from './admin-screens-zone.js';
+
+export const editorMessages = {
+  added: 'Le bloc est ajouté (brouillon enregistré).',
+  moved: 'Le bloc est déplacé (brouillon enregistré).',
+  removed: 'Le bloc est supprimé (brouillon enregistré).',
+  saved: 'Le brouillon est enregistré : la page en ligne ne change qu’à la publication.',
+  published: 'La page est publiée.',
+  scheduled: (when: string) => `La publication est programmée le ${when}.`,
+  unscheduled: 'La publication programmée est annulée ; le brouillon reste enregistré.',
+  discarded: 'Le brouillon est abandonné : la page en ligne est inchangée.',
+  scheduleMissing: 'La date et l’heure de publication sont à indiquer.',
+} as const;
+
+/** The key of the blocks a script clones; it gives each copy a key of its own. */
+const NEW_KEY = 'zzkeyzz';
+
+const BLOCK_DONE = ['added', 'moved', 'removed'] as const;
+type BlockDone = (typeof BLOCK_DONE)[number];
+
+export interface EditorQuery {
+  parent_q?: string;
+  done?: BlockDone;
+  at?: number;
+}
+
+export const editorQuery = Joi.object<EditorQuery>({
+  parent_q: parentSearchField,
+  done: text().valid(...BLOCK_DONE),
+  at: Joi.number().integer().min(0).max(1000),
+});
+
+export const documentForm = Joi.object<{ if_revision: number }>({
+  if_revision: Joi.number().integer().min(0).max(2_147_483_647).required().label('Révision'),
+});
+
+/** The page form's values for a content (a draft or the live page). */
+function contentValues(content: PageContent): Record<string, unknown> {
+  const seo = content.seo ?? {};
+  return {
+    title: content.title,
+    slug: content.slug,
+    parent_id: content.parent_id === null ? '' : String(content.parent_id),
+    template: content.template,
+    visibility: content.visibility,
+    seo_title: seo.title ?? '',
+    seo_description: seo.description ?? '',
+    seo_image: seo.image ?? '',
+    seo_noindex: seo.noindex ? 'on' : '',
+    created_at: new Date(content.created_at).toISOString().slice(0, 16),
+  };
+}
+
+/** A refusal's messages placed on the document: page fields by name, blocks by key or position. */
+function placeErrors(document: EditorDocument, fieldErrors: Record<string, string> = {}): Record<string, string> {
+  const pageErrors: Record<string, string> = {};
+  for (const [field, message] of Object.entries(fieldErrors)) {
+    if (field === 'at') {
+      pageErrors.schedule_at = message;
+      continue;
+    }
+    const byKey = /^b\.([a-z0-9]+)\.(.+)$/.exec(field);
+    const byIndex = /^blocks\.(\d+)\.(.+)$/.exec(field);
+    const block: DocumentBlock | undefined = byKey
+      ? document.blocks.find((item) => item.key === byKey[1])
+      : byIndex
+        ? document.blocks[Number(byIndex[1])]
+        : undefined;
+    if (block) block.errors[(byKey ?? byIndex)![2]] ??= message;
+    else pageErrors[field] = message;
+  }
+  return pageErrors;
+}
+
+interface EditorView {
+  document: EditorDocument;
+  fieldErrors: Record<string, string>;
+  ifRevision: number | string;
+}
+
+/** The editor's screen (also the re-render after a refusal, which passes the submitted document). */
+export async function showEditor(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
+  const { ctx } = call;
+  const id = pathId(call);
+  const [page, content, places, media, authors] = await Promise.all([
+    getPage(ctx, id),
+    currentContent(ctx, id),
+    placesOf(ctx, [id]),
+    listMedia(ctx, { limit: 200 }),
+    pageAuthors(ctx, id),
+  ]);
+  const stored = content as unknown as PageContent & { revision: number; state: string; scheduled_at: Date | null };
+  const view: EditorView = (locals.editor as EditorView | undefined) ?? {
+    document: storedDocument(catalog, contentValues(stored), stored.blocks),
+    fieldErrors: {},
+    ifRevision: stored.revision,
+  };
+  const place = places.get(id);
+  const path = place?.path ?? `/${page.slug}`;
+  const values = view.document.values;
+  const currentParent =
+    place && page.parent_id !== null
+      ? { id: page.parent_id, title: place.ancestorTitles[place.ancestorTitles.length - 1], path: path.slice(0, path.lastIndexOf('/')) }
+      : undefined;
+  const picker = await parentPicker(options, {
+    call,
+    action: `/admin/pages/${id}`,
+    chosen: chosenParentId(values.parent_id),
+    chosenPlace: currentParent,
+    exclude: id,
+  });
+  const query = call.query as EditorQuery;
+  const done = typeof query.done === 'string' && BLOCK_DONE.includes(query.done) ? query.done : undefined;
+  const trail = (place?.ancestors ?? []).map((ancestorId, index) => ({ title: place!.ancestorTitles[index], href: treeHref(ancestorId, 1, ancestorId) }));
+  await renderAdmin(
+    call,
+    'admin/pages/edit.njk',
+    {
+      pageTitle: `Page ${page.title}`,
+      page,
+      path,
+      trail,
+      treeHref: treeHref(id, 1, id),
+      derivedSlug: slugify(typeof values.title === 'string' ? values.title : page.title),
+      childCount: place?.child_count ?? 0,
+      authors,
+      picker,
+      templates: templateOptions(catalog),
+      visibilities: VISIBILITIES,
+      blockTypes: blockTypeOptions(catalog),
+      // One empty block per type, for a script to add blocks without a reload.
+      newBlocks: catalog.blocks
+        .list()
+        .filter((type) => type.editor)
+        .map((type) => ({ type: type.type, item: documentBlock(catalog, NEW_KEY, structuredClone(type.editor!.empty)) })),
+      media: media.items,
+      canManage: hasPermission(call.req, 'pages.manage'),
+      state: stored.state,
+      hasDraft: stored.state === 'draft' || stored.state === 'scheduled',
+      scheduledAt: stored.scheduled_at,
+      scheduleValue: instantToZoned(stored.scheduled_at, ctx.config.timeZone),
+      timeZone: ctx.config.timeZone,
+      acted: done && typeof query.at === 'number' ? { at: query.at, message: editorMessages[done] } : undefined,
+      ...locals,
+      document: view.document,
+      values,
+      ifRevision: view.ifRevision,
+      fieldErrors: view.fieldErrors,
+    },
+    status,
+  );
+}
+
+/** What the form's page fields become in the model's patch. */
+function patchOf(input: PageFormInput): PagePatch {
+  const patch: PagePatch = {
+    title: input.title,
+    slug: input.slug || slugify(input.title),
+    parent_id: input.parent_id === '' ? null : input.parent_id,
+    template: input.template,
+    visibility: input.visibility,
+    seo: seoFrom(input),
+  };
+  // The form's datetime-local field has no offset: it is UTC, as its label says.
+  if (input.created_at) patch.created_at = input.created_at;
+  return patch;
+}
+
+// POST /admin/pages/:id {if_revision, action, …the page's fields, blocks, b.<key>.<field>}
+export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number }, Record<string, never>, { if_revision: number }>): Promise<void> {
+  const { ctx, params } = call;
+  const body = (call.req.body ?? {}) as Record<string, unknown>;
+  const { parsed, details } = readDocument(catalog, body);
+  if (!parsed) throw new ValidationError(pageScreenMessages.invalidDocument, { details });
+  const action = readAction(body, parsed.blocks.length);
+  const actor = actorOf(call);
+  const scheduleAt = action.kind === 'schedule' ? zonedToInstant(typeof body.schedule_at === 'string' ? body.schedule_at : '', ctx.config.timeZone) : undefined;
+  if (action.kind === 'schedule') {
+    // Checked before the draft is saved, so a refusal leaves the form's revision current.
+    const problem = !scheduleAt ? editorMessages.scheduleMissing : scheduleAt.getTime() <= ctx.clock.nowMs() ? revisionMessages.scheduleInPast : undefined;
+    if (problem) throw new ValidationError(problem, { details: [{ field: 'schedule_at', message: problem }] });
+  }
+  const outcome = applyAction(catalog, parsed, action);
+  const base = `/admin/pages/${params.id}`;
+  if (action.kind === 'discard') {
+    await discardDraft(ctx, params.id, actor);
+    return redirectWithFlash(call.req, call.res, base, editorMessages.discarded);
+  }
+  const draft = await saveDraft(ctx, params.id, { ...patchOf(parsed.page), blocks: outcome.blocks }, actor, catalog, call.body.if_revision);
+  switch (action.kind) {
+    case 'publish':
+      await publishDraft(ctx, params.id, actor, draft.revision, catalog);
+      return redirectWithFlash(call.req, call.res, base, editorMessages.published);
+    case 'schedule': {
+      const at = scheduleAt as Date;
+      await schedulePublication(ctx, params.id, at, actor);
+      return redirectWithFlash(call.req, call.res, `${base}#schedule`, editorMessages.scheduled(frenchDates(ctx.config.timeZone).dateTime(at)));
+    }
+    case 'unschedule':
+      await cancelSchedule(ctx, params.id, actor);
+      return redirectWithFlash(call.req, call.res, `${base}#schedule`, editorMessages.unscheduled);
+    case 'parent-search': {
+      const q = typeof body.parent_q === 'string' ? body.parent_q.trim().slice(0, 200) : '';
+      return redirectWithFlash(call.req, call.res, `${base}?parent_q=${encodeURIComponent(q)}#page-parent`, editorMessages.saved);
+    }
+    default:
+      break;
+  }
+  if (outcome.done === 'saved') return redirectWithFlash(call.req, call.res, base, editorMessages.saved);
+  // The message and the focus go to the block acted on, not to the top of the page.
+  const at = Math.max(0, outcome.at);
+  call.res.redirect(303, `${base}?done=${outcome.done}&at=${at}#${outcome.blocks.length ? `block-${at}` : 'blocks'}`);
+}
+
+/**
+ * A refused POST: the submitted document comes back as typed (read again from the
+ * request, whole: the generic echo shortens long texts) with the messages in place;
+ * a stale revision shows the conflict screen instead.
+ */
+export async function rerenderEditor(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals, status: number): Promise<void> {
+  const body = (call.req.body ?? {}) as Record<string, unknown>;
+  const { document } = readDocument(catalog, body);
+  const fieldErrors = placeErrors(document, locals.fieldErrors);
+  const submittedRevision = typeof body.if_revision === 'string' ? body.if_revision : '';
+  if (locals.errorCode === 'revision_conflict') return showConflict(catalog, options, call, document, status);
+  await showEditor(catalog, options, call, { ...locals, editor: { document, fieldErrors, ifRevision: submittedRevision } }, status);
+}
+
+/** The conflict screen: the submitted document, editable, beside the current content. */
+async function showConflict(catalog: PageCatalog, options: TreeOptions, call: AnyCall, submitted: EditorDocument, status: number): Promise<void> {
+  const id = pathId(call);
+  const current = (await currentContent(call.ctx, id)) as unknown as PageContent & { revision: number };
+  const theirs = storedDocument(catalog, contentValues(current), current.blocks);
+  await showEditor(
+    catalog,
+    options,
+    call,
+    {
+      conflict: { current: theirs, revision: current.revision },
+      error: pageScreenMessages.conflict,
+      // Saving the submitted content again, from the current revision, keeps it.
+      editor: { document: submitted, fieldErrors: {}, ifRevision: current.revision },
+    },
+    status,
+  );
+}
