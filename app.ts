@@ -12,7 +12,7 @@ import { closeContext, createContext, type AppContext } from './lib/context.js';
 import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
 import { createLogger } from './lib/logger.js';
-import { collectModules, type SiteModule } from './lib/modules.js';
+import { collectModules, startBackgroundJobs, type SiteModule } from './lib/modules.js';
 import { publicDir } from './lib/paths.js';
 import { setupCodeRequired } from './lib/setup-code.js';
 import { configureViews } from './lib/views.js';
@@ -115,10 +115,13 @@ export async function startServer(
   await listen(server, config).catch(abort);
   // Retention of the audit log: asked hourly, done daily by one process of all.
   const stopRetention = startAuditRetention(ctx);
+  // The modules' periodic work (scheduled publishing), its first run at once.
+  const stopJobs = startBackgroundJobs(ctx);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       stopRetention();
+      stopJobs();
       await draining();
       await closeApp(app);
       await database.stop();

@@ -12,6 +12,8 @@ export class AppError extends Error {
   status = 500;
   code = 'internal_error';
   details?: ErrorDetail[];
+  /** More fields of the JSON answer, beside error and code (a conflict's current state). */
+  body?: Record<string, unknown>;
   // Subclasses set their default `code` as a field, which runs after this constructor:
   // they read the requested code from here so that `options.code` wins.
   protected requestedCode?: string;
@@ -70,6 +72,22 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   override status = 409;
   override code = this.requestedCode ?? 'conflict';
+}
+
+/**
+ * A write based on a revision of a page that is no longer the newest: `current` is the
+ * page's content now (its draft, else the live page, with its revision number), sent
+ * with the 409 so that an editor can show it next to what was submitted.
+ */
+export class RevisionConflictError extends ConflictError {
+  override code = 'revision_conflict';
+  readonly current: Record<string, unknown>;
+
+  constructor(message: string, current: Record<string, unknown>) {
+    super(message);
+    this.current = current;
+    this.body = { current };
+  }
 }
 
 export class PayloadTooLargeError extends AppError {

@@ -3,6 +3,7 @@
 // and route rows for each surface. collectModules() runs those calls once per
 // application; nothing is registered at import time.
 import type { AnyRoute } from '../routes/define.js';
+import type { AppContext } from './context.js';
 
 export interface PermissionSeed {
   key: string;
@@ -37,6 +38,13 @@ export interface ModuleRegistrar {
   adminRoutes(routes: AnyRoute[]): void;
   /** Public routes, mounted after everything else (catch-alls go here). */
   siteRoutes(routes: AnyRoute[]): void;
+  /** Periodic work the server runs while it listens: `start` returns the function that stops it. */
+  backgroundJob(job: BackgroundJob): void;
+}
+
+export interface BackgroundJob {
+  name: string;
+  start(ctx: AppContext): () => void;
 }
 
 export interface SiteModule {
@@ -52,6 +60,7 @@ export interface SiteRegistry {
   apiRoutes: AnyRoute[];
   adminRoutes: AnyRoute[];
   siteRoutes: AnyRoute[];
+  backgroundJobs: BackgroundJob[];
 }
 
 /** Runs each module's register() once, in order, and returns what they declared. */
@@ -64,6 +73,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     apiRoutes: [],
     adminRoutes: [],
     siteRoutes: [],
+    backgroundJobs: [],
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -79,7 +89,16 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
       apiRoutes: (routes) => void registry.apiRoutes.push(...routes),
       adminRoutes: (routes) => void registry.adminRoutes.push(...routes),
       siteRoutes: (routes) => void registry.siteRoutes.push(...routes),
+      backgroundJob: (job) => void registry.backgroundJobs.push(job),
     });
   }
   return registry;
+}
+
+/** Starts every module's background job (the server, once it listens); returns the function that stops them all. */
+export function startBackgroundJobs(ctx: AppContext): () => void {
+  const stops = ctx.site.backgroundJobs.map((job) => job.start(ctx));
+  return () => {
+    for (const stop of stops) stop();
+  };
 }

@@ -194,6 +194,15 @@ export interface PageRow {
   updated_by: number | null;
   created_at: Date;
   updated_at: Date;
+  /** The newest revision number, whatever its state (0: none recorded yet). */
+  revision: number;
+  /** The revision that is live. */
+  published_revision: number | null;
+  /** The pending draft: its content is that revision's row, never these columns. */
+  draft_revision: number | null;
+  /** When the draft goes live (only with a draft). */
+  scheduled_at: Date | null;
+  scheduled_by: number | null;
 }
 export interface PageInsert {
   id?: number;
@@ -209,6 +218,47 @@ export interface PageInsert {
   updated_by?: number | null;
   created_at?: TimestampInput;
   updated_at?: TimestampInput;
+  revision?: number;
+  published_revision?: number | null;
+  draft_revision?: number | null;
+  scheduled_at?: TimestampInput | null;
+  scheduled_by?: number | null;
+}
+
+/** One recorded state of a page's content (drafts, publications, live writes, restores). */
+export interface PageRevisionRow {
+  id: number;
+  page_id: number;
+  /** 1, 2, 3… per page. */
+  number: number;
+  title: string;
+  slug: string;
+  /** No foreign key: history (the parent may be gone). */
+  parent_id: number | null;
+  template: string;
+  blocks: BlockRow[];
+  seo: JsonObject;
+  visibility: PageVisibility;
+  /** The page's own date field, as it was in this revision. */
+  created_at: Date;
+  author_id: number | null;
+  recorded_at: Date;
+}
+export interface PageRevisionInsert {
+  id?: number;
+  page_id: number;
+  number: number;
+  title: string;
+  slug: string;
+  parent_id?: number | null;
+  template: string;
+  /** JSON text, as PageInsert.blocks. */
+  blocks?: string;
+  seo?: JsonObject | string;
+  visibility: PageVisibility;
+  created_at: TimestampInput;
+  author_id?: number | null;
+  recorded_at: TimestampInput;
 }
 
 export interface MediaRow {
@@ -396,6 +446,7 @@ export interface AppTables {
   app_auth_rate_limits: Table<RateLimitRow, RateLimitInsert>;
   app_pages: Table<PageRow, PageInsert>;
   app_pages_media: Table<MediaRow, MediaInsert>;
+  app_page_revisions: Table<PageRevisionRow, PageRevisionInsert>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   app_audit_events: Table<AuditEventRow, AuditEventInsert>;
   app_audit_prune_state: Table<AuditPruneStateRow>;

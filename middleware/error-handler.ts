@@ -109,6 +109,7 @@ export function createErrorHandler(ctx: AppContext) {
         error: appError.message,
         code: appError.code,
         ...(appError.details ? { details: appError.details } : {}),
+        ...appError.body,
         request_id: req.id,
       });
       return;

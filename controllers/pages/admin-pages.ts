@@ -2,9 +2,9 @@
 // arrives validated and typed by the route rows (routes/pages/api.ts).
 import type { Call } from '../../routes/define.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
-import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage, type PageInput, type PagePatch } from '../../models/pages/pages.js';
+import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage, type PageInput } from '../../models/pages/pages.js';
 import { actorOf as actor } from './admin-call.js';
-import type { AdminListQuery } from './schemas.js';
+import type { AdminListQuery, PageWriteBody } from './schemas.js';
 
 type Id = { id: number };
 
@@ -31,9 +31,10 @@ export async function showAdminPage(call: Call<Id>): Promise<void> {
   call.res.json(await getPage(call.ctx, call.params.id));
 }
 
-// PUT /app/api/admin/pages/:id
-export async function updateAdminPage(catalog: PageCatalog, call: Call<Id, Record<string, never>, PagePatch>): Promise<void> {
-  call.res.json(await updatePage(call.ctx, call.params.id, call.body, actor(call), catalog));
+// PUT /app/api/admin/pages/:id (live at once; `if_revision` optional)
+export async function updateAdminPage(catalog: PageCatalog, call: Call<Id, Record<string, never>, PageWriteBody>): Promise<void> {
+  const { if_revision: ifRevision, ...patch } = call.body;
+  call.res.json(await updatePage(call.ctx, call.params.id, patch, actor(call), catalog, { ifRevision }));
 }
 
 // POST /app/api/admin/pages/:id/duplicate

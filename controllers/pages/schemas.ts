@@ -4,7 +4,7 @@
 // rules themselves (title, slug format, reserved slugs, template, dates, cycles) live
 // in the model, which words their messages.
 import Joi from 'joi';
-import { id, idParam, pagination, text } from '../../lib/schema-primitives.js';
+import { id, idParam, MAX_ID, pagination, text } from '../../lib/schema-primitives.js';
 import { seoSchema } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import type { PageInput, PagePatch, Visibility } from '../../models/pages/pages.js';
@@ -30,9 +30,14 @@ export function createPageBody(catalog: PageCatalog): Joi.ObjectSchema<PageInput
   return Joi.object<PageInput>({ ...fields, title: fields.title.required() });
 }
 
+/** The revision a write was based on (optional: SPEC clients send none). */
+export const ifRevision = Joi.number().integer().min(0).max(MAX_ID);
+
+export type PageWriteBody = PagePatch & { if_revision?: number };
+
 // created_at is parsed and checked by the model (calendar, from 1970, in the past).
-export function updatePageBody(catalog: PageCatalog): Joi.ObjectSchema<PagePatch> {
-  return Joi.object<PagePatch>({ ...pageFields(catalog), created_at: text().max(40) });
+export function updatePageBody(catalog: PageCatalog): Joi.ObjectSchema<PageWriteBody> {
+  return Joi.object<PageWriteBody>({ ...pageFields(catalog), created_at: text().max(40), if_revision: ifRevision });
 }
 
 export interface AdminListQuery {

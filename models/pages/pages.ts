@@ -5,7 +5,7 @@
 // catalog's schemas, images pointing at existing media, subtree deletes atomic.
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { recordAudit, sourceOfActor, type Actor, type AuditTarget } from '../audit.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { PageRow } from '../../lib/tables.js';
 import type { Block } from './blocks.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
@@ -24,6 +24,8 @@ import {
   TITLE_MAX_LENGTH,
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
+import { revisionMessages } from './revision-messages.js';
+import { currentContent, insertRevision } from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
@@ -47,6 +49,12 @@ export interface Page {
   updated_by: number | null;
   created_at: Date;
   updated_at: Date;
+  /** The newest revision number (what `if_revision` is compared with). */
+  revision: number;
+  published_revision: number | null;
+  draft_revision: number | null;
+  scheduled_at: Date | null;
+  scheduled_by: number | null;
 }
 
 /** A row of the admin list: no blocks, no seo (fetch the page by id for its content). */
@@ -79,20 +87,25 @@ export const PAGE_COLUMNS: Array<keyof PageRow> = [
   'updated_by',
   'created_at',
   'updated_at',
+  'revision',
+  'published_revision',
+  'draft_revision',
+  'scheduled_at',
+  'scheduled_by',
 ];
 export const SUMMARY_COLUMNS = PAGE_COLUMNS.filter((column) => column !== 'blocks' && column !== 'seo');
 const COPY_SUFFIX = ' (copie)';
 // Serialises moves so that two concurrent moves cannot build a cycle between them.
 const TREE_MOVE_LOCK = 'app_pages_tree_move';
 
-async function assertParentExists(tx: AppContext, parentId: number): Promise<void> {
+export async function assertParentExists(tx: AppContext, parentId: number): Promise<void> {
   // FOR KEY SHARE keeps the parent from being deleted before this transaction commits.
   const parent = await tx.db(PAGES_TABLE).where({ id: parentId }).forKeyShare().first('id');
   if (!parent) throw fieldError('parent_id', pageMessages.parentNotFound);
 }
 
 /** Every image block names an existing media, locked until commit so it cannot be deleted meanwhile. */
-async function assertMediaExist(tx: AppContext, blocks: Block[]): Promise<void> {
+export async function assertMediaExist(tx: AppContext, blocks: Block[]): Promise<void> {
   const images = imageMediaIds(blocks);
   if (!images.length) return;
   const existing = new Set(
@@ -150,7 +163,7 @@ export function pageTarget(page: { id: number; title: string }): AuditTarget {
   return { type: 'page', id: page.id, label: page.title };
 }
 
-/** Inserts a page created now by `actorId` (create and duplicate). */
+/** Inserts a page created now by `actorId` (create and duplicate), and its revision 1. */
 async function insertPageRow(ctx: AppContext, row: NewPageRow, actorId: number | null): Promise<Page> {
   const now = ctx.clock.now();
   const [page] = await ctx
@@ -163,8 +176,11 @@ async function insertPageRow(ctx: AppContext, row: NewPageRow, actorId: number |
       updated_by: actorId,
       created_at: now,
       updated_at: now,
+      revision: 1,
+      published_revision: 1,
     })
     .returning(PAGE_COLUMNS);
+  await insertRevision(ctx, page.id, 1, page, actorId);
   return page;
 }
 
@@ -194,7 +210,7 @@ export async function createPage(ctx: AppContext, input: PageInput, actor: Actor
 }
 
 /** True when `ancestorId` is `id` itself or one of its ancestors (walks up the tree once). */
-async function isSelfOrAncestor(ctx: AppContext, ancestorId: number, id: number): Promise<boolean> {
+export async function isSelfOrAncestor(ctx: AppContext, ancestorId: number, id: number): Promise<boolean> {
   const { rows } = await ctx.db.raw<{ rows: Array<{ found: boolean }> }>(
     `WITH RECURSIVE up AS (
        SELECT id, parent_id, 1 AS depth FROM ${PAGES_TABLE} WHERE id = ?
@@ -216,13 +232,23 @@ function nextVersion(ctx: AppContext, previous: Date): Date {
   return new Date(Math.max(ctx.clock.nowMs(), new Date(previous).getTime() + 1));
 }
 
-/** PUT: partial; only the fields present are written. */
+export interface UpdatePageOptions {
+  /** The revision the write was based on; a newer one answers 409 (undefined: not checked). */
+  ifRevision?: number;
+  /** The audit action in place of the one the change implies (a draft's publication). */
+  action?: string;
+  /** The write publishes the pending draft: the draft and its schedule are cleared with it. */
+  clearDraft?: boolean;
+}
+
+/** PUT: partial; only the fields present are written, live at once, as a new revision. */
 export async function updatePage(
   ctx: AppContext,
   id: number,
   patch: PagePatch,
   actor: Actor | null = null,
   catalog: PageCatalog = createPageCatalog(),
+  options: UpdatePageOptions = {},
 ): Promise<Page> {
   const changes: Record<string, unknown> = {};
   let blocks: Block[] | undefined;
@@ -237,8 +263,11 @@ export async function updatePage(
   return inTransaction(ctx, async (tx) => {
     const moving = patch.parent_id !== undefined;
     if (moving) await tx.db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [TREE_MOVE_LOCK]);
-    const current = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first(['id', 'parent_id', 'slug', 'updated_at', 'visibility']);
+    const current = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first(['id', 'parent_id', 'slug', 'updated_at', 'visibility', 'revision']);
     if (!current) throw new NotFoundError(pageMessages.pageNotFound);
+    if (options.ifRevision !== undefined && options.ifRevision !== current.revision) {
+      throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, id));
+    }
     if (blocks) await assertMediaExist(tx, blocks);
     const parentId = moving ? (patch.parent_id ?? null) : current.parent_id;
     if (moving && parentId !== null && parentId !== current.parent_id) {
@@ -258,13 +287,19 @@ export async function updatePage(
           ...(slug === undefined ? {} : { slug, parent_id: parentId }),
           updated_by: actor?.id ?? null,
           updated_at: nextVersion(executor, current.updated_at),
+          // Both from the row before the update: the new revision is the live one.
+          revision: executor.db.raw('revision + 1'),
+          published_revision: executor.db.raw('revision + 1'),
+          ...(options.clearDraft ? { draft_revision: null, scheduled_at: null, scheduled_by: null } : {}),
         })
         .returning(PAGE_COLUMNS);
       return page as Page;
     };
     const page = slugChanges ? await withFreeSlug(tx, base, parentId, id, (savepoint, slug) => write(savepoint, slug)) : await write(tx);
+    await insertRevision(tx, id, page.revision, page, actor?.id ?? null);
     await bumpTreeVersion(tx);
-    await recordAudit(tx, { ...sourceOfActor(actor), ...pageUpdateEvent(current, page, patch) });
+    const event = pageUpdateEvent(current, page, patch);
+    await recordAudit(tx, { ...sourceOfActor(actor), ...event, ...(options.action ? { action: options.action } : {}) });
     return page;
   });
 }

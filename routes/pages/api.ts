@@ -8,6 +8,7 @@ import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQue
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 import { mediaApiRoutes } from './media.js';
+import { revisionApiRoutes } from './revisions.js';
 
 export const VIEW = { permission: 'pages.view' } as const;
 export const MANAGE = { permission: 'pages.manage' } as const;
@@ -28,6 +29,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
       handler: (call) => admin.updateAdminPage(catalog, call),
     }),
     route({ method: 'post', path: '/admin/pages/:id/duplicate', access: MANAGE, params: idParams, handler: admin.duplicateAdminPage }),
+    ...revisionApiRoutes(catalog),
     route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
     ...mediaApiRoutes(),
     route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),

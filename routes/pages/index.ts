@@ -12,6 +12,7 @@ import { SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
 import { PAGES_PERMISSION_SECTION } from '../../models/pages/manifest.js';
 import { pagesAdminRoutes } from './admin-screens.js';
 import { pagesApiRoutes } from './api.js';
+import { startScheduledPublishing } from '../../services/scheduled-publishing.js';
 import { pagesSiteRoutes } from './site.js';
 
 /** Sizes a site (or a test, with small ones) may choose; the defaults suit any site. */
@@ -46,6 +47,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.apiRoutes(pagesApiRoutes(catalog));
       site.adminRoutes(pagesAdminRoutes(catalog, tree));
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));
+      site.backgroundJob({ name: 'scheduled publishing', start: (ctx) => startScheduledPublishing(ctx, { catalog }) });
     },
   };
 }

@@ -1,0 +1,51 @@
+// JSON rows of revisions, drafts and publishing (pages.view to read, pages.manage to
+// write), mounted with the pages module's API rows.
+import { idParams } from '../../lib/schema-primitives.js';
+import * as revisions from '../../controllers/pages/admin-revisions.js';
+import { publishBody, revisionListQuery, revisionParams } from '../../controllers/pages/revision-schemas.js';
+import { updatePageBody } from '../../controllers/pages/schemas.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
+import { route, type AnyRoute } from '../define.js';
+
+const VIEW = { permission: 'pages.view' } as const;
+const MANAGE = { permission: 'pages.manage' } as const;
+
+export function revisionApiRoutes(catalog: PageCatalog): AnyRoute[] {
+  return [
+    route({
+      method: 'get',
+      path: '/admin/pages/:id/revisions',
+      access: VIEW,
+      params: idParams,
+      query: revisionListQuery,
+      handler: revisions.listPageRevisions,
+    }),
+    route({ method: 'get', path: '/admin/pages/:id/revisions/:number', access: VIEW, params: revisionParams, handler: revisions.showPageRevision }),
+    route({
+      method: 'post',
+      path: '/admin/pages/:id/revisions/:number/restore',
+      access: MANAGE,
+      params: revisionParams,
+      handler: revisions.restorePageRevision,
+    }),
+    route({ method: 'get', path: '/admin/pages/:id/draft', access: VIEW, params: idParams, handler: revisions.showDraft }),
+    route({
+      method: 'put',
+      path: '/admin/pages/:id/draft',
+      access: MANAGE,
+      params: idParams,
+      body: updatePageBody(catalog),
+      handler: (call) => revisions.saveAdminDraft(catalog, call),
+    }),
+    route({ method: 'delete', path: '/admin/pages/:id/draft', access: MANAGE, params: idParams, handler: revisions.discardAdminDraft }),
+    route({
+      method: 'post',
+      path: '/admin/pages/:id/publish',
+      access: MANAGE,
+      params: idParams,
+      body: publishBody,
+      handler: (call) => revisions.publishAdminDraft(catalog, call),
+    }),
+    route({ method: 'delete', path: '/admin/pages/:id/schedule', access: MANAGE, params: idParams, handler: revisions.cancelAdminSchedule }),
+  ];
+}
