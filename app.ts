@@ -8,6 +8,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { startAuditRetention } from './services/audit-retention.js';
 import { runPrimary, STOP_MESSAGE } from './lib/cluster.js';
+import { answerMetricsCollection } from './lib/cluster-metrics.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
 import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
@@ -263,6 +264,9 @@ async function main(): Promise<void> {
     process.on('message', (message: { type?: unknown } | null) => {
       if (message?.type === STOP_MESSAGE) shutdown('primary');
     });
+    // A scrape taken by any worker sums every worker's metrics through the primary.
+    const { registry } = running.app.locals.ctx.metrics;
+    if (registry) answerMetricsCollection(registry);
   }
 }
 

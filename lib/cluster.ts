@@ -7,6 +7,7 @@
 // one that dies at start does not fork in a loop) and, on SIGTERM or SIGINT, stops them
 // one by one with the server's own graceful stop, then the database, then exits.
 import cluster, { type Worker } from 'node:cluster';
+import { serveClusterScrapes } from './cluster-metrics.js';
 import { ConfigError, type Config } from './config.js';
 import { createKnex } from './db.js';
 import { ensureDatabase } from './embedded-postgres.js';
@@ -177,6 +178,9 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
   // other listener left for the signal.
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+
+  // A worker taking a /metrics scrape asks here for the sum of every worker's metrics.
+  if (config.metricsToken) serveClusterScrapes(logger);
 
   logger.info({ workers: count, hashThreads: shares }, 'starting the workers');
   for (const slot of slots) fork(slot);

@@ -4,11 +4,10 @@
 // collected unless METRICS_TOKEN is set: /metrics answers 404 then, and every hook below
 // is a no-op, so an instance nobody scrapes pays nothing.
 //
-// Cluster mode (WEB_CONCURRENCY, not built yet): each worker runs one app and calls
-// `AggregatorRegistry.setRegistries([ctx.metrics.registry])`; the primary answers
-// /metrics from an `AggregatorRegistry`'s clusterMetrics(). Nothing here assumes one
-// process: every series is a counter, a histogram or a gauge prom-client knows how to
-// sum across workers.
+// Cluster mode (WEB_CONCURRENCY above 1): each worker keeps its own registry, and the
+// worker that takes a scrape answers with the sum of all of them, gathered through the
+// primary (lib/cluster-metrics.ts). Nothing here assumes one process: every series is a
+// counter, a histogram or a gauge that adds up across workers (pool sizes, queues).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 

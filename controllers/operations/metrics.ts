@@ -1,7 +1,9 @@
-// GET /metrics: this app's registry in the Prometheus text format. It exists only when
-// METRICS_TOKEN is set (404 otherwise, as any unknown path) and answers only a request
-// carrying `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time.
+// GET /metrics: this app's registry in the Prometheus text format, or in a cluster the
+// sum of every worker's (lib/cluster-metrics.ts). It exists only when METRICS_TOKEN is
+// set (404 otherwise, as any unknown path) and answers only a request carrying
+// `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { scrapeCluster } from '../../lib/cluster-metrics.js';
 import { NotFoundError, UnauthenticatedError } from '../../lib/errors.js';
 import { genericMessages } from '../../middleware/error-handler.js';
 import type { Call } from '../../routes/define.js';
@@ -28,5 +30,7 @@ export async function showMetrics({ ctx, req, res }: Call): Promise<void> {
   }
   // A scrape every 15 s is machine traffic like the probes; a refused one stays at info.
   res.locals.quietLog = true;
-  res.set('Content-Type', registry.contentType).send(await registry.metrics());
+  // A cluster worker (config.worker, set at its start) answers for the whole host.
+  const text = ctx.config.worker !== undefined && process.send ? await scrapeCluster() : await registry.metrics();
+  res.set('Content-Type', registry.contentType).send(text);
 }
