@@ -22,7 +22,7 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
   };
   const get = (path: string) => request(app).get(path).set('Cookie', manager.cookie);
   const del = (path: string) => request(app).delete(path).set('Cookie', manager.cookie);
-  const live = (id: number) => ctx.db('app_pages').where({ id }).first();
+  const live = async (id: number) => (await ctx.db('app_pages').where({ id }).first())!;
   const revisionCount = async (id: number) => Number((await ctx.db('app_page_revisions').where({ page_id: id }).count({ n: '*' }).first())?.n);
 
   before(() => {
@@ -99,7 +99,7 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
     expect(await ctx.db('app_page_revisions').where({ page_id: page.id, number: 3 }).first()).to.include({ title: 'Article final', slug: 'final' });
     const event = await ctx.db('app_audit_events').where({ action: 'page.draft_published' }).first();
     expect(event).to.deep.include({ actor_id: manager.id, target_id: String(page.id) });
-    expect(event.details.fields).to.have.members(['title', 'slug', 'parent_id', 'blocks']);
+    expect(event!.details.fields).to.have.members(['title', 'slug', 'parent_id', 'blocks']);
     const again = await post(`/app/api/admin/pages/${page.id}/publish`);
     expect(again.status).to.equal(404);
     expect(again.body.error).to.equal(revisionMessages.draftNotFound);
