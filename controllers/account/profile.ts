@@ -14,6 +14,7 @@ import { changeOwnAddress, changeOwnPassword, removeProfilePicture, revokeOwnSes
 import { listSessionsForDisplay } from '../../services/sessions.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from '../admin/messages.js';
+import { authPageMessages } from '../auth/messages.js';
 import { flash, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 
 type None = Record<string, never>;
@@ -34,7 +35,15 @@ export async function showProfile(call: AnyCall, locals: FormLocals = {}, status
   await renderAdmin(
     call,
     'account/profile.njk',
-    { pageTitle: 'Mon profil', base: base(req), sessions, others: sessions.filter((session) => !session.current).length, ...locals },
+    {
+      pageTitle: 'Mon profil',
+      base: base(req),
+      sessions,
+      others: sessions.filter((session) => !session.current).length,
+      // The rules of a new password, shown until the strength meter takes over.
+      passwordRules: authPageMessages.passwordRules,
+      ...locals,
+    },
     status,
   );
 }

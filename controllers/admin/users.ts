@@ -12,6 +12,7 @@ import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { inviteUser } from '../../services/users.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from './messages.js';
+import { authPageMessages } from '../auth/messages.js';
 import type { InviteForm } from './schemas.js';
 import { twoFactorStatus } from '../../models/auth/two-factor.js';
 import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
@@ -108,6 +109,7 @@ export async function showUserDetail(call: AnyCall, locals: FormLocals = {}, sta
       userRoles,
       roleLabels: labels,
       lastSignIn: signIns.get(id),
+      passwordRules: authPageMessages.passwordRules,
       assignable: roles.filter((role) => !held.has(role.name)).map((role) => ({ value: role.id, label: role.label })),
       sessions,
       twoFactor,

@@ -1,9 +1,11 @@
-// The media library screens (pages.manage): upload, list with thumbnails, alt text and
-// caption, delete (refused while a page uses the image). Adding and removing go
+// The media library screens (pages.manage): thumbnails first, upload in a secondary
+// panel, alt text and caption, the pages using an image (links to their editor), delete
+// (refused while a page uses the image). Adding and removing go
 // through services/pages-media.ts, as the JSON media routes do.
 import Joi from 'joi';
 import { text } from '../../lib/schema-primitives.js';
 import { getMedia, listMedia, updateMedia } from '../../models/pages/media.js';
+import { mediaUsage } from '../../models/pages/media-usage.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { addMedia, removeMedia } from '../../services/pages-media.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
@@ -47,11 +49,12 @@ export async function uploadMediaForm(call: Call<Record<string, never>, Record<s
 
 // GET /admin/media/:id
 export async function showMediaItem(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
-  const media = await getMedia(call.ctx, pathId(call));
+  const id = pathId(call);
+  const [media, usage] = await Promise.all([getMedia(call.ctx, id), mediaUsage(call.ctx, id)]);
   await renderAdmin(
     call,
     'admin/pages/media-edit.njk',
-    { pageTitle: `Image ${media.original_name}`, media, values: { alt: media.alt, caption: media.caption }, ...locals },
+    { pageTitle: `Image ${media.original_name}`, media, usage, values: { alt: media.alt, caption: media.caption }, ...locals },
     status,
   );
 }

@@ -98,7 +98,14 @@ const SAMPLES: Record<string, Sample> = {
   // Roles
   'GET /admin/roles': { ok: 200, path: () => '/admin/roles' },
   'GET /admin/roles/new': { ok: 200, path: () => '/admin/roles/new' },
-  'POST /admin/roles': { ok: 303, path: () => '/admin/roles', fields: () => ({ name: `role-${unique()}`, description: '' }) },
+  'POST /admin/roles': {
+    ok: 303,
+    path: () => '/admin/roles',
+    fields: () => {
+      const key = `role-${unique()}`;
+      return { label: key, name: key, description: '' };
+    },
+  },
   'GET /admin/roles/:id': { ok: 200, path: (f) => `/admin/roles/${f.spareRoleId}` },
   'POST /admin/roles/:id': { ok: 303, path: (f) => `/admin/roles/${f.spareRoleId}`, fields: () => ({ name: `renamed-${unique()}`, description: 'Modifié' }) },
   'GET /admin/roles/:id/delete': { ok: 200, path: (f) => `/admin/roles/${f.spareRoleId}/delete` },
