@@ -14,9 +14,9 @@ import type { PageCatalog } from '../../models/pages/catalog.js';
 import { pageForm, type PageFormInput } from './admin-screens.js';
 
 export const documentMessages = {
-  invalid: 'Rien n’est enregistré : certaines valeurs sont à corriger (voir les messages ci-dessous).',
+  invalid: 'Rien n’est enregistré : certaines valeurs sont à corriger (voir les messages ci-dessous).',
   unknownType: 'Ce type de bloc n’existe pas.',
-  badBlock: 'Ce bloc ne peut pas être relu : il est laissé tel qu’il était.',
+  badBlock: 'Ce bloc ne peut pas être relu : il est laissé tel qu’il était.',
   tooMany: `Une page compte au plus ${BLOCKS_MAX} blocs.`,
 } as const;
 

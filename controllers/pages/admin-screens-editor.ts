@@ -31,11 +31,11 @@ export const editorMessages = {
   added: 'Le bloc est ajouté (brouillon enregistré).',
   moved: 'Le bloc est déplacé (brouillon enregistré).',
   removed: 'Le bloc est supprimé (brouillon enregistré).',
-  saved: 'Le brouillon est enregistré : la page en ligne ne change qu’à la publication.',
+  saved: 'Le brouillon est enregistré : la page en ligne ne change qu’à la publication.',
   published: 'La page est publiée.',
   scheduled: (when: string) => `La publication est programmée le ${when}.`,
-  unscheduled: 'La publication programmée est annulée ; le brouillon reste enregistré.',
-  discarded: 'Le brouillon est abandonné : la page en ligne est inchangée.',
+  unscheduled: 'La publication programmée est annulée ; le brouillon reste enregistré.',
+  discarded: 'Le brouillon est abandonné : la page en ligne est inchangée.',
   scheduleMissing: 'La date et l’heure de publication sont à indiquer.',
 } as const;
 

@@ -1,4 +1,4 @@
-// The pages module's admin screens: tree, page form, block editor without JavaScript,
+// The pages module's admin screens: tree, page form, the one-document editor without JavaScript,
 // duplicate, delete with the children rule, media library.
 import { expect } from 'chai';
 import request from 'supertest';
@@ -8,6 +8,8 @@ import { insertMedia } from '../../../models/pages/media.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PNG_1X1 } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../../support/admin-client.js';
+import { getDraft } from '../../../models/pages/drafts.js';
+import { formFields, setField, submitEditor } from '../../pages/editor-form.js';
 
 describe('/admin pages screens', () => {
   let app: App;
@@ -20,7 +22,6 @@ describe('/admin pages screens', () => {
 
   const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
   const reader = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view'] });
-  const version = async (id: number) => new Date((await getPage(ctx, id)).updated_at).toISOString();
 
   describe('tree', () => {
     it('shows the root pages, opens one with its path expanded, lists a visibility filter with paths; refused without pages.view', async () => {
@@ -69,27 +70,24 @@ describe('/admin pages screens', () => {
       expect(textOf((await client.follow(ok)).text)).to.include('La page est créée.');
     });
 
-    it('edits title, slug, parent, visibility and created_at; refuses a cycle and a future date', async () => {
+    it('edits title, slug, parent, visibility and created_at in the editor and publishes; refuses a cycle and a future date', async () => {
       const parent = await createPage(ctx, { title: 'Parent' });
       const page = await createPage(ctx, { title: 'Page', parent_id: parent.id });
       const client = await editor();
-      const fields = { title: 'Page', slug: 'page', parent_id: String(parent.id), template: 'default', visibility: 'public' };
-      expect((await (await reader()).post(`/admin/pages/${page.id}`, fields, '/admin/pages')).status).to.equal(403);
-      const cycle = await client.post(
-        `/admin/pages/${parent.id}`,
-        { ...fields, title: 'Parent', slug: 'parent', parent_id: String(page.id) },
-        `/admin/pages/${parent.id}`,
-      );
+      const open = async (id: number) => formFields((await client.get(`/admin/pages/${id}`)).text);
+      const denied = await (await reader()).post(`/admin/pages/${page.id}`, { if_revision: '1', title: 'Page' }, '/admin/pages');
+      expect(denied.status).to.equal(403);
+      const cycle = await submitEditor(client, parent.id, setField(await open(parent.id), 'parent_id', String(page.id)));
       expect(cycle.status).to.equal(400);
       expect(cycle.text).to.include('id="page-parent-error"');
-      const future = await client.post(`/admin/pages/${page.id}`, { ...fields, created_at: '2999-01-01T10:00' }, `/admin/pages/${page.id}`);
+      const future = await submitEditor(client, page.id, setField(await open(page.id), 'created_at', '2999-01-01T10:00'));
       expect(future.status).to.equal(400);
       expect(future.text).to.include('id="page-created-at-error"').and.include('value="2999-01-01T10:00"');
-      const ok = await client.post(
-        `/admin/pages/${page.id}`,
-        { ...fields, title: 'Renamed', slug: '', parent_id: '', visibility: 'private', created_at: '2020-05-01T08:30' },
-        `/admin/pages/${page.id}`,
-      );
+      const fields = await open(page.id);
+      for (const [name, value] of Object.entries({ title: 'Renamed', slug: '', parent_id: '', visibility: 'private', created_at: '2020-05-01T08:30' })) {
+        setField(fields, name, value);
+      }
+      const ok = await submitEditor(client, page.id, fields, 'publish');
       expect(ok.status).to.equal(303);
       const row = await getPage(ctx, page.id);
       expect(row).to.include({ title: 'Renamed', slug: 'renamed', parent_id: null, visibility: 'private' });
@@ -129,68 +127,62 @@ describe('/admin pages screens', () => {
   });
 
   describe('block editor (no JavaScript)', () => {
-    it('adds, edits, reorders and removes blocks of each type, refused without pages.manage', async () => {
+    it('adds and edits blocks of each type in the one form, refuses an unknown type and bad values with the input kept', async () => {
       const page = await createPage(ctx, { title: 'Blocs' });
       const client = await editor();
-      const from = `/admin/pages/${page.id}`;
-      expect(
-        (await (await reader()).post(`/admin/pages/${page.id}/blocks`, { type: 'paragraph', version: await version(page.id) }, '/admin/pages')).status,
-      ).to.equal(403);
-      const unknown = await client.post(`/admin/pages/${page.id}/blocks`, { type: 'video', version: await version(page.id) }, from);
+      const open = async () => formFields((await client.get(`/admin/pages/${page.id}`)).text);
+      const unknown = await submitEditor(client, page.id, setField(await open(), 'add_type', 'video'), 'add');
       expect(unknown.status).to.equal(400);
       for (const type of ['heading', 'paragraph', 'list', 'quote', 'link', 'children']) {
-        const added = await client.post(`/admin/pages/${page.id}/blocks`, { type, version: await version(page.id) }, from);
+        const added = await submitEditor(client, page.id, setField(await open(), 'add_type', type), 'add');
         expect(added.status, type).to.equal(303);
       }
-      const save = async (index: number, fields: Record<string, string>) =>
-        client.post(`/admin/pages/${page.id}/blocks/${index}`, { ...fields, version: await version(page.id) }, from);
-      expect((await save(0, { text: 'Titre', level: '3' })).status).to.equal(303);
-      expect((await save(1, { text: 'Un paragraphe' })).status).to.equal(303);
-      expect((await save(2, { items: 'un\r\ndeux\r\n\r\ntrois', ordered: 'on' })).status).to.equal(303);
-      expect((await save(3, { text: 'Citation', cite: 'Auteur' })).status).to.equal(303);
-      const badLink = await save(4, { href: 'javascript:alert(1)', label: 'Kept label' });
+      const fields = await open();
+      const values = { 'b.0.text': 'Titre', 'b.0.level': '3', 'b.1.text': 'Un paragraphe', 'b.2.items': 'un\r\ndeux\r\n\r\ntrois', 'b.3.text': 'Citation' };
+      for (const [name, value] of Object.entries(values)) setField(fields, name, value);
+      fields.push(['b.2.ordered', 'on']);
+      setField(fields, 'b.3.cite', 'Auteur');
+      setField(fields, 'b.4.href', 'javascript:alert(1)');
+      setField(fields, 'b.4.label', 'Kept label');
+      const badLink = await submitEditor(client, page.id, fields);
       expect(badLink.status).to.equal(400);
-      expect(badLink.text).to.include('id="block-4-href-error"').and.include('value="Kept label"');
-      expect((await save(4, { href: '/ailleurs', label: 'Ailleurs' })).status).to.equal(303);
-      const badLevel = await save(0, { text: 'Titre', level: '9' });
+      expect(badLink.text).to.include('id="b-4-href-error"').and.include('value="Kept label"').and.include('Un paragraphe');
+      setField(fields, 'b.4.href', '/ailleurs');
+      setField(fields, 'b.4.label', 'Ailleurs');
+      setField(fields, 'b.0.level', '9');
+      const badLevel = await submitEditor(client, page.id, fields);
       expect(badLevel.status).to.equal(400);
-      expect(badLevel.text).to.include('id="block-0-level-error"');
-      let blocks = (await getPage(ctx, page.id)).blocks;
-      expect(blocks.slice(0, 5)).to.deep.equal([
+      expect(badLevel.text).to.include('id="b-0-level-error"');
+      setField(fields, 'b.0.level', '3');
+      expect((await submitEditor(client, page.id, fields, 'publish')).status).to.equal(303);
+      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([
         { type: 'heading', text: 'Titre', level: 3 },
         { type: 'paragraph', text: 'Un paragraphe' },
         { type: 'list', items: ['un', 'deux', 'trois'], ordered: true },
         { type: 'quote', text: 'Citation', cite: 'Auteur' },
         { type: 'link', href: '/ailleurs', label: 'Ailleurs' },
+        { type: 'children', title: '' },
       ]);
-      const moved = await client.post(`/admin/pages/${page.id}/blocks/1/move`, { direction: 'up', version: await version(page.id) }, from);
-      expect(moved.status).to.equal(303);
-      blocks = (await getPage(ctx, page.id)).blocks;
-      expect(blocks.map((block) => block.type).slice(0, 2)).to.deep.equal(['paragraph', 'heading']);
-      const removed = await client.post(`/admin/pages/${page.id}/blocks/5/delete`, { version: await version(page.id) }, from);
-      expect(removed.status).to.equal(303);
-      expect((await getPage(ctx, page.id)).blocks).to.have.length(5);
-      expect((await client.post(`/admin/pages/${page.id}/blocks/9/delete`, { version: await version(page.id) }, from)).status).to.equal(404);
     });
 
-    it('refuses an action rendered from an older version of the page and shows the current blocks', async () => {
+    it('keeps a block of a type without an editor as it was stored', async () => {
       const page = await createPage(ctx, {
-        title: 'Concurrence',
+        title: 'Mélange',
         blocks: [
+          { type: 'video', src: 'https://example.com/v.mp4', note: 'garder « ceci »' },
           { type: 'paragraph', text: 'A' },
-          { type: 'paragraph', text: 'B' },
         ],
       });
       const client = await editor();
-      const stale = await version(page.id);
-      await client.post(`/admin/pages/${page.id}/blocks/0/delete`, { version: stale }, `/admin/pages/${page.id}`);
-      const again = await client.post(`/admin/pages/${page.id}/blocks/0/delete`, { version: stale }, `/admin/pages/${page.id}`);
-      expect(again.status).to.equal(409);
-      expect(textOf(again.text)).to.include('La page a changé depuis l’ouverture de ce formulaire');
-      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([{ type: 'paragraph', text: 'B' }]);
+      const fields = formFields((await client.get(`/admin/pages/${page.id}`)).text);
+      expect((await submitEditor(client, page.id, fields, 'up:1')).status).to.equal(303);
+      expect((await getDraft(ctx, page.id)).blocks).to.deep.equal([
+        { type: 'paragraph', text: 'A' },
+        { type: 'video', src: 'https://example.com/v.mp4', note: 'garder « ceci »' },
+      ]);
     });
 
-    it('picks the image of an image block from the media library and shows it on the public site', async () => {
+    it('picks the image of an image block from the media library and shows it on the public site once published', async () => {
       const media = await insertMedia(
         ctx,
         { filename: 'media/' + 'a'.repeat(32) + '.png', original_name: 'photo.png', mime_type: 'image/png', size: 10, alt: 'Une photo' },
@@ -198,16 +190,14 @@ describe('/admin pages screens', () => {
       );
       const page = await createPage(ctx, { title: 'Galerie' });
       const client = await editor();
-      const from = `/admin/pages/${page.id}`;
-      await client.post(`/admin/pages/${page.id}/blocks`, { type: 'image', version: await version(page.id) }, from);
-      const edit = await client.get(from);
-      expect(edit.text).to.include(`name="media_id" value="${media.id}"`).and.include(media.url);
-      const missing = await client.post(`/admin/pages/${page.id}/blocks/0`, { version: await version(page.id) }, from);
-      expect(missing.status).to.equal(400);
-      const unknown = await client.post(`/admin/pages/${page.id}/blocks/0`, { media_id: '999999', version: await version(page.id) }, from);
+      const open = async () => formFields((await client.get(`/admin/pages/${page.id}`)).text);
+      expect((await submitEditor(client, page.id, setField(await open(), 'add_type', 'image'), 'add')).status).to.equal(303);
+      const edit = await client.get(`/admin/pages/${page.id}`);
+      expect(edit.text).to.include(`name="b.0.media_id" value="${media.id}"`).and.include(media.url);
+      const unknown = await submitEditor(client, page.id, setField(await open(), 'b.0.media_id', '999999'));
       expect(unknown.status).to.equal(400);
-      expect(unknown.text).to.include('id="block-0-media_id-error"');
-      const ok = await client.post(`/admin/pages/${page.id}/blocks/0`, { media_id: String(media.id), version: await version(page.id) }, from);
+      expect(unknown.text).to.include('id="b-0-media_id-error"');
+      const ok = await submitEditor(client, page.id, setField(await open(), 'b.0.media_id', String(media.id)), 'publish');
       expect(ok.status).to.equal(303);
       expect((await getPage(ctx, page.id)).blocks).to.deep.equal([{ type: 'image', media_id: media.id }]);
       const site = await request(app).get('/galerie');
