@@ -76,12 +76,13 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
   };
 }
 
-// Once per pool: a thread that could not lower its priority (no /proc, a platform other
-// than Linux) would compete with the event loop as an ordinary thread; the log says so,
-// since PASSWORD_HASH_THREADS was then sized for niced threads.
+// Once per pool: a thread that could not lower its priority (no /proc) would compete with
+// the event loop as an ordinary thread; the log says so, since PASSWORD_HASH_THREADS was
+// then sized for niced threads.
 async function checkPriority(pool: Piscina<HashJob, string | boolean | ThreadPriority>, nice: number, logger: Logger): Promise<void> {
+  // Elsewhere a thread cannot renice itself alone; the default count is then cores − 1 (lib/config.ts).
   if (process.platform !== 'linux') {
-    logger.warn({ nice }, 'password hashing threads cannot lower their priority on this platform: set PASSWORD_HASH_THREADS to the CPU cores less one');
+    logger.debug({ nice }, 'password hashing threads keep the process priority on this platform');
     return;
   }
   try {
