@@ -94,7 +94,7 @@ describe('/account/2fa', () => {
 
   it('lets a role require it from the role screen', async () => {
     const client = await AdminClient.as(app, { role: 'admin' });
-    const saved = await client.post('/admin/roles', { name: 'equipe', description: '', require_2fa: '1' }, '/admin/roles/new');
+    const saved = await client.post('/admin/roles', { label: 'Équipe', name: 'equipe', description: '', require_2fa: '1' }, '/admin/roles/new');
     expect(saved.status).to.equal(303);
     const role = await ctx.db('app_auth_roles').where({ name: 'equipe' }).first();
     expect(role?.require_2fa).to.equal(true);
