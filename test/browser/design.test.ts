@@ -120,4 +120,47 @@ describe('users, roles, profile and media screens in a browser', function () {
     }
     expect(problems).to.deep.equal([]);
   });
+
+  it('fits the /auth card and the error pages in 375 and 1280 px with no axe-core violation', async () => {
+    await makeUser(ctx, { role: 'admin' });
+    const plain = await caller(ctx, { name: 'Paul' });
+    const [name, value] = plain.cookie.split('=');
+    const problems: string[] = [];
+    for (const width of [375, 1280]) {
+      for (const [screens, loggedIn] of [
+        [
+          [
+            ['/auth/login', 200],
+            ['/auth/forgot', 200],
+          ],
+          false,
+        ],
+        [
+          [
+            ['/admin/users', 403],
+            ['/account/nowhere', 404],
+          ],
+          true,
+        ],
+      ] as const) {
+        const context = await browser.newContext({ viewport: { width, height: 800 } });
+        if (loggedIn) await context.addCookies([{ name, value, url: baseUrl }]);
+        const page = await context.newPage();
+        for (const [screen, status] of screens) {
+          const response = await page.goto(baseUrl + screen);
+          expect(response?.status(), screen).to.equal(status);
+          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (scrollWidth > width) problems.push(`${screen} at ${width} px is ${scrollWidth} px wide`);
+          await page.evaluate(AXE_SOURCE);
+          const result = (await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<unknown> } }).axe.run())) as AxeResult;
+          for (const violation of result.violations) {
+            problems.push(`${screen} at ${width} px: ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+          }
+          await page.screenshot({ path: path.join(ARTIFACTS, `card-${screen.replace(/\W+/g, '-').replace(/^-/, '')}-${width}.png`), fullPage: true });
+        }
+        await context.close();
+      }
+    }
+    expect(problems).to.deep.equal([]);
+  });
 });
