@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { hashThreadShares, restartDelay, RESTART_BACK_OFF } from '../../lib/cluster.js';
@@ -114,6 +115,21 @@ async function waitFor<T>(what: string, server: ServerProcess, find: () => T | u
     if (Date.now() > deadline) throw new Error(`${what} did not happen in time:\n${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** The nice value of one thread (field 19 of /proc/<pid>/task/<tid>/stat), or undefined once it is gone. */
+function threadNice(pid: number, tid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many threads of a process run at this nice value. */
+function nicedThreads(pid: number, nice: number): number {
+  return readdirSync(`/proc/${pid}/task`).filter((tid) => threadNice(pid, Number(tid)) === nice).length;
 }
 
 /** The worker pid that served an answer: its request line carries the same request id. */
@@ -238,6 +254,48 @@ describe('several processes on one host (WEB_CONCURRENCY=2, development, no SESS
       expect(Number(sessions[0].count)).to.equal(0);
     } finally {
       for (const agent of agents) agent.destroy();
+    }
+  });
+
+  it('gives each worker its share of the hashing threads, every one niced to 19 (PASSWORD_HASH_NICE default)', async function () {
+    if (process.platform !== 'linux' || os.getPriority() >= 19) this.skip();
+    const workerPids = listening().workerPids as number[];
+    const shares = listening().hashThreads as number[];
+    const secret = readFileSync(path.join(dataDir, 'session-secret'), 'utf8').trim();
+    // A wrong password through each worker: its pool starts and verifies a hash.
+    const hashed = new Set<number>();
+    const agents: http.Agent[] = [];
+    try {
+      for (let attempt = 0; attempt < 12 && hashed.size < 2; attempt++) {
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        agents.push(agent);
+        const page = await send(agent, server.port, 'GET', '/auth/login');
+        const pid = await servedBy(server, page);
+        if (hashed.has(pid)) continue;
+        const renderedAt = String(Date.now() - 2000);
+        const stamp = `${renderedAt}.${createHmac('sha256', secret).update(`form-time:${renderedAt}`).digest('base64url')}`;
+        const form = new URLSearchParams({ _csrf: hidden(page.body, '_csrf'), _t: stamp, _hp: '', email, password: 'not the password' });
+        const login = await send(
+          agent,
+          server.port,
+          'POST',
+          '/auth/login',
+          { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookieOf(page, 'site.csrf')! },
+          form.toString(),
+        );
+        expect(login.status, login.body).to.equal(401);
+        expect(await servedBy(server, login)).to.equal(pid);
+        hashed.add(pid);
+      }
+    } finally {
+      for (const agent of agents) agent.destroy();
+    }
+    expect([...hashed].sort()).to.deep.equal([...workerPids].sort());
+    for (const [index, pid] of workerPids.entries()) {
+      // The threads renice themselves as they start: wait for them (the test's own time limit bounds it).
+      while (nicedThreads(pid, 19) < shares[index]) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(nicedThreads(pid, 19), `worker ${pid}`).to.equal(shares[index]);
+      expect(threadNice(pid, pid), `the event loop of worker ${pid}`).to.equal(os.getPriority());
     }
   });
 
