@@ -65,8 +65,8 @@ function navigationAt(navigation: NavigationLink[], url: string): Array<Navigati
 }
 
 export interface RenderOptions {
-  /** A preview: never indexed, whatever the page's SEO says. */
-  noindex?: boolean;
+  /** A preview: never indexed whatever the page's SEO says, and no canonical URL (it may not exist yet). */
+  preview?: boolean;
 }
 
 /**
@@ -108,9 +108,9 @@ export async function renderPage(
     meta: {
       title: nonEmpty(seo.title) ?? page.title,
       description: nonEmpty(seo.description),
-      canonical: absoluteUrl(ctx.config.baseUrl, url),
+      canonical: options.preview ? undefined : absoluteUrl(ctx.config.baseUrl, url),
       image: image ? absoluteUrl(ctx.config.baseUrl, image) : undefined,
-      noindex: options.noindex === true || seo.noindex === true,
+      noindex: options.preview === true || seo.noindex === true,
     },
   });
   return buildAnswer(html, {

@@ -3,6 +3,7 @@
 // 'public', so they run without any session lookup.
 import { idParams } from '../../lib/schema-primitives.js';
 import * as admin from '../../controllers/pages/admin-pages.js';
+import * as preview from '../../controllers/pages/preview.js';
 import * as publicPages from '../../controllers/pages/public-pages.js';
 import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, updatePageBody } from '../../controllers/pages/schemas.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
@@ -29,6 +30,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
       handler: (call) => admin.updateAdminPage(catalog, call),
     }),
     route({ method: 'post', path: '/admin/pages/:id/duplicate', access: MANAGE, params: idParams, handler: admin.duplicateAdminPage }),
+    route({ method: 'post', path: '/admin/pages/:id/preview-link', access: MANAGE, params: idParams, body: preview.previewLinkBody, handler: preview.createPreviewLinkAnswer }),
     ...revisionApiRoutes(catalog),
     route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
     ...mediaApiRoutes(),

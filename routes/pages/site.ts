@@ -1,6 +1,7 @@
 // Public site rows of the pages module (GET only, no session: declared 'public'),
 // mounted by routes/site.ts after every other area. The catch-all comes last. The
 // sitemap's gate is created here, once per application (register() runs per app).
+import { previewTokenParams, showPreview } from '../../controllers/pages/preview.js';
 import { serveRobots } from '../../controllers/pages/robots.js';
 import { renderHome, renderPublicPage } from '../../controllers/pages/site.js';
 import { serveSitemapFile, serveSitemapIndex, sitemapParams, type SitemapOptions } from '../../controllers/pages/sitemap.js';
@@ -15,6 +16,8 @@ export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): 
     // A page slug has no dot, so no page can take these paths (nor /robots.txt).
     route({ method: 'get', path: '/sitemap-:n.xml', access: 'public', params: sitemapParams, handler: (call) => serveSitemapFile(sitemap, gate, call) }),
     route({ method: 'get', path: '/robots.txt', access: 'public', handler: serveRobots }),
+    // A slug has no `_`: no page can take this path. The token is the proof (no session).
+    route({ method: 'get', path: '/_apercu/:token', access: 'public', params: previewTokenParams, handler: (call) => showPreview(catalog, call) }),
     route({ method: 'get', path: '/', access: 'public', handler: (call) => renderHome(catalog, call) }),
     route({ method: 'get', path: '/*path', access: 'public', handler: (call) => renderPublicPage(catalog, call) }),
   ];

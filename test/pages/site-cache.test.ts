@@ -11,6 +11,8 @@ import { deletePage } from '../../models/pages/page-delete.js';
 import { updatePage } from '../../models/pages/pages.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { FakeClock, FormClient, strongPassword } from '../support/form-client.js';
+import { assertFrenchTypography } from '../support/typography.js';
+import { visibleText } from './site-text.js';
 import { countStatements, makeChain, makePage } from './helpers.js';
 
 async function listening(ctx: AppContext): Promise<void> {
@@ -130,6 +132,7 @@ describe('the site’s navigation in the public read cache (two applications)', 
           expect(res.text).to.include('Site pas encore configuré').and.include('<a href="/auth">Première configuration</a>');
           expect(res.text).to.include('<meta name="robots" content="noindex">');
           expect(res.headers['cache-control']).to.equal('no-store');
+          assertFrenchTypography(visibleText(res.text), 'not configured');
           // Looked up each time: the home page, the root pages, whether an account exists.
           expect(count).to.equal(3);
         }

@@ -299,6 +299,8 @@ const CASES: Case[] = [
   { method: 'get', route: '/admin/pages/:id', path: '/admin/pages/abc', status: 400, why: 'id not a number' },
   { method: 'put', route: '/admin/pages/:id', path: '/admin/pages/999999', body: { blocks: 'x' }, status: 400, why: 'string for the blocks' },
   { method: 'post', route: '/admin/pages/:id/duplicate', path: '/admin/pages/999999/duplicate', status: 404, why: 'no such page' },
+  { method: 'post', route: '/admin/pages/:id/preview-link', path: '/admin/pages/1/preview-link', body: { revision: 'deux' }, status: 400, why: 'revision not a number' },
+  { method: 'post', route: '/admin/pages/:id/preview-link', path: '/admin/pages/999999/preview-link', body: {}, status: 404, why: 'no such page' },
   { method: 'delete', route: '/admin/pages/:id', path: '/admin/pages/1?cascade=perhaps', status: 400, why: 'non-boolean cascade' },
   { method: 'get', route: '/admin/media', path: '/admin/media?limit=0', status: 400, why: 'limit zero' },
   { method: 'post', route: '/admin/media', path: '/admin/media', body: { file: 'data:image/png;base64,AAAA' }, status: 415, why: 'JSON instead of multipart' },

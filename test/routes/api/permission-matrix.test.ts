@@ -98,6 +98,7 @@ const SAMPLES: Record<string, Sample> = {
   'GET /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}` },
   'PUT /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}`, body: () => ({ title: 'Renommée' }) },
   'POST /admin/pages/:id/duplicate': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/duplicate` },
+  'POST /admin/pages/:id/preview-link': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-link` },
   'DELETE /admin/pages/:id': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}` },
   // Pages module: media library (pages.manage)
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },

@@ -1,0 +1,54 @@
+// Preview links (models/pages/preview-links.ts): the API that makes one, and the site
+// page that shows it. A preview is rendered like any page (same templates, same
+// navigation) from the primary (an editor who just saved a draft must see it, whatever
+// the replica's lag), never stored in the public read cache, never indexed, never kept
+// by a browser or a proxy; its URL is a bearer token, so it is never sent as a referrer.
+import type { Response } from 'express';
+import Joi from 'joi';
+import type { AppContext } from '../../lib/context.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
+import { createPreviewLink, readPreview, verifyPreview } from '../../models/pages/preview-links.js';
+import type { Call } from '../../routes/define.js';
+import { renderPage } from './site.js';
+
+/** `{revision?}`: a revision of the page; without it the draft, else the live content. */
+export const previewLinkBody = Joi.object<{ revision?: number }>({ revision: Joi.number().integer().min(0).max(2_147_483_647) }).unknown(false);
+export const previewTokenParams = Joi.object<{ token: string }>({ token: Joi.string().max(200).required() });
+
+// POST /app/api/admin/pages/:id/preview-link → 201 {url, expires_at, revision}
+export async function createPreviewLinkAnswer(call: Call<{ id: number }, Record<string, never>, { revision?: number }>): Promise<void> {
+  const link = await createPreviewLink(call.ctx, call.params.id, { revision: call.body.revision });
+  call.res.status(201).json({ url: link.url, expires_at: link.expires_at, revision: link.revision });
+}
+
+function privateAnswer(res: Response): void {
+  res.set('Cache-Control', 'no-store');
+  res.set('X-Robots-Tag', 'noindex');
+  res.set('Referrer-Policy', 'no-referrer');
+}
+
+const refusals = {
+  invalid: { status: 403, title: 'Lien d’aperçu non valide', text: 'Ce lien d’aperçu n’est pas valide : il a été modifié ou tronqué.' },
+  expired: { status: 410, title: 'Lien d’aperçu expiré', text: 'Ce lien d’aperçu a expiré : un lien d’aperçu vaut 24 heures.' },
+  gone: { status: 410, title: 'Aperçu indisponible', text: 'La page ou la révision de ce lien d’aperçu n’existe plus.' },
+} as const;
+
+function refuse(ctx: AppContext, res: Response, reason: keyof typeof refusals): void {
+  const refusal = refusals[reason];
+  res.status(refusal.status).render('site/preview-refused.njk', { refusal, reason, meta: { title: refusal.title, noindex: true } });
+}
+
+// GET /_apercu/:token — the page as the link's revision holds it, or a 403 / 410 page.
+export async function showPreview(catalog: PageCatalog, call: Call<{ token: string }>): Promise<void> {
+  const { ctx, res } = call;
+  privateAnswer(res);
+  const check = verifyPreview(ctx.config.sessionSecret, call.params.token, ctx.clock.now());
+  if (!check.ok) return refuse(ctx, res, check.reason);
+  const content = await readPreview(ctx, check.claim);
+  if (!content) return refuse(ctx, res, 'gone');
+  const url = content.segments.length === 1 && content.segments[0] === 'accueil' ? '/' : '/' + content.segments.join('/');
+  res.locals.preview = { revision: check.claim.revision, state: content.state, expiresAt: check.claim.expiresAt, url };
+  const answer = await renderPage(ctx, res, catalog, content, url, { preview: true });
+  res.set('Content-Type', answer.contentType);
+  res.send(answer.body);
+}
