@@ -149,14 +149,14 @@ describe('administration in a browser', function () {
         // A refused form first: the message sits by its field and the input stays.
         await page.getByLabel('Nom').fill('Grace Hopper');
         await page.getByLabel('Courriel').fill('grace@');
-        await page.getByRole('button', { name: 'Créer le compte' }).click();
+        await page.getByRole('button', { name: 'Inviter', exact: true }).click();
         await page.waitForLoadState();
         expect(await page.locator('#invite-email-error').textContent()).to.include('Courriel');
         expect(await page.getByLabel('Nom').inputValue()).to.equal('Grace Hopper');
         await shot(page, `${mode}-user-invite-error`);
 
         await page.getByLabel('Courriel').fill('grace@example.com');
-        await page.getByRole('button', { name: 'Créer le compte' }).click();
+        await page.getByRole('button', { name: 'Inviter', exact: true }).click();
         await page.waitForURL(/\/admin\/users\/\d+$/);
         expect(await flashText(page)).to.equal('Le compte est créé. Une invitation est envoyée à grace@example.com.');
         expect(await page.getByRole('button', { name: 'Marquer le courriel comme vérifié' }).isVisible()).to.equal(true);
