@@ -18,6 +18,9 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
     // Cheaper hashes keep the suite fast; production refuses anything under 11.
     PASSWORD_HASH_COST: '4',
     PASSWORD_HASH_THREADS: '1',
+    // At the process's priority: a niced thread would wait behind every other test process
+    // of a busy machine, turning each login into seconds (the priority has its own tests).
+    PASSWORD_HASH_NICE: '0',
     DATABASE_POOL_MAX: '5',
     APP_NAME: 'Site de test',
     BASE_URL: 'http://site.test',
