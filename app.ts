@@ -12,7 +12,7 @@ import { answerMetricsCollection } from './lib/cluster-metrics.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
 import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
-import { createLogger } from './lib/logger.js';
+import { createLogger, prettyLogsWanted } from './lib/logger.js';
 import { collectModules, startBackgroundJobs, type SiteModule } from './lib/modules.js';
 import { publicDir } from './lib/paths.js';
 import { setupCodeRequired } from './lib/setup-code.js';
@@ -63,8 +63,10 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
 }
 
 /** Every asset is one route for the metrics (their names would be a label each). */
+// Static files log at debug level: a page's dozen assets would bury the lines that matter.
 function nameAssets(_req: Request, res: Response, next: NextFunction): void {
   res.locals.routePattern = '/assets/*';
+  res.locals.quietLog = true;
   next();
 }
 
@@ -86,7 +88,7 @@ export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<{ server: Server; app: App; database: RunningDatabase; stop(): Promise<void> }> {
-  const database = await ensureDatabase(config, createLogger(config.logLevel));
+  const database = await ensureDatabase(config, createLogger(config.logLevel, undefined, { pretty: prettyLogsWanted(config) }));
   const app = createApp({ ...config, databaseUrl: database.url });
   const abort = async (error: unknown): Promise<never> => {
     await closeApp(app);
@@ -215,10 +217,14 @@ async function main(): Promise<void> {
   const firstOfAll = worker === undefined || worker === 1;
   // Only here, never on a page: whoever reads the server's log is whoever runs it (when
   // the database cannot say whether an account exists, printing it harms nothing).
-  if (firstOfAll && setupCodeRequired(config) && (await needsFirstRun(running.app.locals.ctx).catch(() => true))) {
+  const noAccountYet = firstOfAll && (await needsFirstRun(running.app.locals.ctx).catch(() => true));
+  if (noAccountYet && setupCodeRequired(config)) {
     const { setupCode } = running.app.locals.ctx.memo;
     logger.warn({ setupCode }, `no account exists yet and the server listens beyond loopback: the first-run form asks for this setup code: ${setupCode}`);
   }
+  // Where to go: the site, and while no account exists the form that creates the first one.
+  if (firstOfAll) logger.info({ siteUrl: config.baseUrl }, `site: ${config.baseUrl}`);
+  if (noAccountYet) logger.info({ firstRunUrl: `${config.baseUrl}/auth` }, `no account exists yet: create the administrator at ${config.baseUrl}/auth`);
   // The start's notices come before the listening line, which whoever watches the log
   // (people, supervisors, tests) waits for.
   const outbox = running.app.locals.ctx.mailer.outboxDirectory();

@@ -11,7 +11,7 @@ import { serveClusterScrapes } from './cluster-metrics.js';
 import { ConfigError, type Config } from './config.js';
 import { createKnex } from './db.js';
 import { ensureDatabase } from './embedded-postgres.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, prettyLogsWanted, type Logger } from './logger.js';
 import { migrateLatest, pendingMigrations } from './migrations.js';
 import { newSetupCode } from './setup-code.js';
 
@@ -67,7 +67,7 @@ interface Slot {
 
 /** Prepares the database, forks the workers and supervises them until a signal stops everything. */
 export async function runPrimary(config: Config, options: PrimaryOptions): Promise<void> {
-  const logger = createLogger(config.logLevel, { primary: true, pid: process.pid });
+  const logger = createLogger(config.logLevel, { primary: true, pid: process.pid }, { pretty: prettyLogsWanted(config) });
   const database = await ensureDatabase(config, logger);
   try {
     await prepareSchema(database.url, options, logger);

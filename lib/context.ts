@@ -8,7 +8,7 @@ import { BackgroundTasks } from './background.js';
 import { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createKnex } from './db.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, prettyLogsWanted, type Logger } from './logger.js';
 import { createMetrics, metricsOff, type Metrics } from './metrics.js';
 import type { SiteRegistry } from './modules.js';
 import { createPasswordHasher, type PasswordHasher } from './password-hasher.js';
@@ -63,7 +63,9 @@ export interface AppContext {
 }
 
 export function createContext(config: Config & { databaseUrl: string }, site: SiteRegistry): AppContext {
-  const logger = createLogger(config.logLevel, config.worker === undefined ? undefined : { worker: config.worker, pid: process.pid });
+  const logger = createLogger(config.logLevel, config.worker === undefined ? undefined : { worker: config.worker, pid: process.pid }, {
+    pretty: prettyLogsWanted(config),
+  });
   const clock = new Clock();
   // Collected only when someone may read them: without a token /metrics does not exist.
   const metrics = config.metricsToken ? createMetrics() : metricsOff;
