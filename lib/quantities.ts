@@ -27,6 +27,7 @@ export function fileSize(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  if (unit === 0) return `${frenchNumber(value)}\u00a0${value === 1 ? 'octet' : 'octets'}`;
+  // French puts 0 and 1 in the singular.
+  if (unit === 0) return `${frenchNumber(value)}\u00a0${value < 2 ? 'octet' : 'octets'}`;
   return `${oneDecimal.format(value)}\u00a0${UNITS[unit]}`;
 }
