@@ -11,6 +11,7 @@ import { RateLimitedError, UnauthenticatedError, ValidationError } from '../lib/
 import { toAppError, wantsJson } from '../middleware/error-handler.js';
 import { refundRateLimit } from '../middleware/rate-limit.js';
 import type { AnyRoute, FormLocals, FormSpec } from './define.js';
+import { completeErrorSummary, errorSummaryOf, type ErrorSummary } from './error-summary.js';
 
 const MAX_ECHOED_LENGTH = 5000;
 
@@ -60,8 +61,24 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
     const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
     const form = typeof spec.name === 'function' ? spec.name(call) : spec.name;
     ctx.logger.debug({ requestId: req.id, code: appError.code, form, path: req.path }, 'form refused');
-    const locals: FormLocals = { form, values: echoedValues(req.body), error: appError.message, errorCode: appError.code, fieldErrors };
+    const errorSummary = errorSummaryOf(appError.message, appError.details);
+    const locals: FormLocals = { form, values: echoedValues(req.body), error: appError.message, errorCode: appError.code, fieldErrors, errorSummary };
+    completeSummaryWhenRendered(req, res, errorSummary);
     await spec.rerender(call, locals, appError.status);
+  };
+}
+
+/** The page this response renders gets its error summary completed (routes/error-summary.ts). */
+function completeSummaryWhenRendered(req: Request, res: Response, summary: ErrorSummary): void {
+  if (summary.fields.length === 0) return;
+  const render = res.render.bind(res);
+  res.render = (view: string, options?: object, callback?: (error: Error, html: string) => void) => {
+    render(view, options ?? {}, (error: Error | null, html?: string) => {
+      const completed = error || html === undefined ? html : completeErrorSummary(html, summary);
+      if (callback) return callback(error!, completed!);
+      if (error) return req.next!(error);
+      res.send(completed);
+    });
   };
 }
 

@@ -116,7 +116,7 @@ describe('/auth flows', () => {
         .send({ ...tokens, ...stale });
       expect(response.status).to.equal(400);
       expect(response.text).to.include('Le compte administrateur existe déjà');
-      expect(response.text).to.include('<title>Connexion — Atelier</title>');
+      expect(response.text).to.include('<title>Erreur\u00a0: Connexion — Atelier</title>');
       expect(response.text).to.include('action="/auth/login"');
       expect(sessionCookie(response)).to.equal(undefined);
       expect(await sessionRows()).to.have.length(1);
