@@ -234,9 +234,9 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
       break;
   }
   if (outcome.done === 'saved') return redirectWithFlash(call.req, call.res, base, editorMessages.saved);
-  // The message and the focus go to the block acted on, not to the top of the page.
-  const at = Math.max(0, outcome.at);
-  call.res.redirect(303, `${base}?done=${outcome.done}&at=${at}#${outcome.blocks.length ? `block-${at}` : 'blocks'}`);
+  // The message and the focus go to the block acted on, not to the top of the page: the
+  // message has `autofocus`, which scrolls it into view (a #fragment would cancel it).
+  call.res.redirect(303, `${base}?done=${outcome.done}&at=${Math.max(0, outcome.at)}`);
 }
 
 /**

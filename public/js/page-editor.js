@@ -1,0 +1,152 @@
+// The page editor with JavaScript: blocks reorder by dragging their handle, «Ajouter le
+// bloc» and «Insérer ici» add a block in place (cloned from the page's <template>s)
+// instead of a round trip, and leaving the page with unsaved changes asks first. The
+// form stays the one the server reads: the blocks' order is the order of their
+// `blocks` fields, so moving a block's element is all a reorder takes. Without this
+// script every button submits the whole form and the server does the same.
+(function () {
+  'use strict';
+  var form = document.getElementById('page-editor');
+  if (!form) return;
+  var list = form.querySelector('ol.blocks');
+  var status = form.querySelector('.editor-status');
+  var dirty = false;
+  var leaving = false;
+  var added = 0;
+
+  function changed(message) {
+    dirty = true;
+    if (status && message) status.textContent = message;
+  }
+
+  function cards() {
+    return Array.prototype.slice.call(list.querySelectorAll(':scope > li.block-card'));
+  }
+
+  function renumber() {
+    cards().forEach(function (card, index) {
+      var number = card.querySelector('.block-number');
+      if (number) number.textContent = String(index + 1);
+    });
+  }
+
+  form.addEventListener('input', function () {
+    changed('');
+  });
+  form.addEventListener('change', function () {
+    changed('');
+  });
+  form.addEventListener('submit', function () {
+    leaving = true;
+  });
+  window.addEventListener('beforeunload', function (event) {
+    if (!dirty || leaving) return;
+    event.preventDefault();
+    event.returnValue = '';
+  });
+
+  // Adding a block in place.
+  function newKey() {
+    var key;
+    do {
+      added += 1;
+      key = 'n' + added;
+    } while (form.querySelector('input[name="blocks"][value="' + key + '"]'));
+    return key;
+  }
+
+  function addBlock(type, afterKey) {
+    var template = document.querySelector('template[data-block-type="' + type + '"]');
+    if (!template) return false;
+    var holder = document.createElement('ol');
+    holder.innerHTML = template.innerHTML.replace(/zzkeyzz/g, newKey());
+    var card = holder.querySelector('li.block-card');
+    if (!card) return false;
+    card.removeAttribute('id');
+    var after = afterKey ? list.querySelector(':scope > li.block-card[data-key="' + afterKey + '"]') : null;
+    if (after) after.after(card);
+    else list.appendChild(card);
+    var empty = form.querySelector('.blocks-empty');
+    if (empty) empty.remove();
+    enableDrag(card);
+    renumber();
+    changed('Bloc ajouté : il sera gardé à l’enregistrement du brouillon.');
+    var field = card.querySelector('input:not([type="hidden"]), textarea, select');
+    (field || card).focus();
+    return true;
+  }
+
+  form.addEventListener('click', function (event) {
+    var button = event.target.closest('button[name="action"]');
+    if (!button) return;
+    var value = button.value;
+    var done = false;
+    if (value === 'add') {
+      var select = form.querySelector('select[name="add_type"]');
+      done = select ? addBlock(select.value, null) : false;
+    } else {
+      var match = /^insert:([a-z0-9]{1,16}):([a-z0-9_-]{1,64})$/.exec(value);
+      if (match) {
+        done = addBlock(match[2], match[1]);
+        var details = button.closest('details');
+        if (details) details.open = false;
+      }
+    }
+    if (done) event.preventDefault();
+  });
+
+  // Dragging a block by its handle.
+  var dragged = null;
+
+  function clearMarks() {
+    cards().forEach(function (card) {
+      card.classList.remove('drop-before', 'drop-after');
+    });
+  }
+
+  function enableDrag(card) {
+    var handle = card.querySelector('.block-handle');
+    if (!handle) return;
+    handle.hidden = false;
+    handle.title = 'Glisser pour déplacer le bloc';
+    // The handle is what drags: the block's fields stay selectable with the mouse.
+    handle.draggable = true;
+    handle.addEventListener('dragstart', function (event) {
+      dragged = card;
+      card.classList.add('is-dragging');
+      event.dataTransfer.effectAllowed = 'move';
+      event.dataTransfer.setData('text/plain', card.getAttribute('data-key') || '');
+      if (event.dataTransfer.setDragImage) event.dataTransfer.setDragImage(card, 20, 20);
+    });
+    handle.addEventListener('dragend', function () {
+      card.classList.remove('is-dragging');
+      clearMarks();
+      dragged = null;
+    });
+  }
+
+  function dropSide(card, event) {
+    var box = card.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 ? 'before' : 'after';
+  }
+
+  list.addEventListener('dragover', function (event) {
+    var card = event.target.closest('li.block-card');
+    if (!dragged || !card || card === dragged) return;
+    event.preventDefault();
+    clearMarks();
+    card.classList.add(dropSide(card, event) === 'before' ? 'drop-before' : 'drop-after');
+  });
+  list.addEventListener('drop', function (event) {
+    var card = event.target.closest('li.block-card');
+    if (!dragged || !card || card === dragged) return;
+    event.preventDefault();
+    if (dropSide(card, event) === 'before') card.before(dragged);
+    else card.after(dragged);
+    clearMarks();
+    renumber();
+    changed('Bloc déplacé : l’ordre sera gardé à l’enregistrement du brouillon.');
+  });
+
+  cards().forEach(enableDrag);
+})();

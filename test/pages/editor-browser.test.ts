@@ -1,0 +1,183 @@
+// The page editor in Chromium, with JavaScript on and off: the title and two blocks
+// edited, then a block moved (the «Monter» button without JavaScript, dragging with it),
+// every edit kept; two tabs on the same page, the second save getting the conflict
+// screen with its content intact; the draft invisible on the site until «Publier».
+// With JavaScript, a block is also added in place and leaving with unsaved changes asks
+// first. axe-core finds nothing on the editor and the conflict screen.
+import type { Server } from 'node:http';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { AppContext } from '../../lib/context.js';
+import { getDraft } from '../../models/pages/drafts.js';
+import { createPage, getPage } from '../../models/pages/pages.js';
+import { contextOf, createTestApp, resetData } from '../support/app.js';
+import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
+import { caller } from '../support/fixtures.js';
+import { axeViolations } from '../support/walk.js';
+
+describe('page editor in a browser (JavaScript on and off)', function () {
+  this.timeout(120_000);
+  let server: Server;
+  let baseUrl: string;
+  let browser: Browser;
+  let ctx: AppContext;
+  const contexts: BrowserContext[] = [];
+
+  before(async function () {
+    if (!chromiumAvailable()) return this.skip();
+    const app = createTestApp({ APP_NAME: 'Éditeur' });
+    ctx = contextOf(app);
+    ({ server, baseUrl } = await listenOnFreePort(app));
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    if (server) await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => resetData(ctx));
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+
+  /** A browser context logged in as an editor (the session cookie of a stored session). */
+  async function editorTab(javaScriptEnabled: boolean, cookie?: string): Promise<{ page: Page; cookie: string; cspErrors: string[] }> {
+    const session = cookie ?? (await caller(ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage'] })).cookie;
+    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const [name, ...value] = session.split('=');
+    await context.addCookies([{ name, value: value.join('='), url: baseUrl }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const cspErrors: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) cspErrors.push(message.text());
+    });
+    return { page, cookie: session, cspErrors };
+  }
+
+  async function threeBlocks() {
+    return createPage(ctx, {
+      title: 'Atelier',
+      blocks: [
+        { type: 'paragraph', text: 'Premier' },
+        { type: 'paragraph', text: 'Deuxième' },
+        { type: 'paragraph', text: 'Troisième' },
+      ],
+    });
+  }
+
+  for (const javaScriptEnabled of [false, true]) {
+    const mode = javaScriptEnabled ? 'JavaScript on' : 'JavaScript off';
+
+    it(`${mode}: edits the title and two blocks, then moves a block: every edit kept, the site unchanged until «Publier»`, async () => {
+      const page = await threeBlocks();
+      const { page: tab, cspErrors } = await editorTab(javaScriptEnabled);
+      await tab.goto(`${baseUrl}/admin/pages/${page.id}`);
+      await tab.getByLabel('Titre', { exact: true }).fill('Atelier de poterie');
+      await tab.locator('#b-0-text').fill('Premier revu');
+      await tab.locator('#b-2-text').fill('Troisième revu');
+      if (javaScriptEnabled) {
+        // Dragging the third block above the first, then saving.
+        await tab.setViewportSize({ width: 1280, height: 2000 });
+        // Card 0 at the top of a tall window: both ends of the drag are on screen.
+        await tab.locator('li.block-card[data-key="0"]').evaluate((card) => card.scrollIntoView({ block: 'start' }));
+        const handle = (await tab.locator('li.block-card[data-key="2"] .block-handle').boundingBox())!;
+        await tab.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+        await tab.mouse.down();
+        const target = (await tab.locator('li.block-card[data-key="0"] h3').boundingBox())!;
+        await tab.mouse.move(target.x + 20, target.y + 4, { steps: 10 });
+        await tab.mouse.up();
+        expect(await tab.locator('ol.blocks > li.block-card').evaluateAll((items) => items.map((item) => item.getAttribute('data-key')))).to.deep.equal([
+          '2',
+          '0',
+          '1',
+        ]);
+        await tab.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      } else {
+        await tab.getByRole('button', { name: 'Monter le bloc 3' }).click();
+      }
+      await tab.waitForLoadState();
+      const draft = await getDraft(ctx, page.id);
+      expect(draft.title).to.equal('Atelier de poterie');
+      const expected = javaScriptEnabled ? ['Troisième revu', 'Premier revu', 'Deuxième'] : ['Premier revu', 'Troisième revu', 'Deuxième'];
+      expect(draft.blocks.map((block) => block.text)).to.deep.equal(expected);
+      expect(await tab.locator('textarea[name$=".text"]').evaluateAll((fields) => fields.map((field) => (field as HTMLTextAreaElement).value))).to.deep.equal(
+        expected,
+      );
+      if (!javaScriptEnabled) {
+        // The message sits at the moved block, which has the focus.
+        expect(await tab.locator('#block-1 .block-message').textContent()).to.match(/^Le bloc est déplacé/);
+        expect(await tab.evaluate(() => document.activeElement?.classList.contains('block-message'))).to.equal(true);
+      }
+
+      // The draft is not on the site; «Publier» puts it there.
+      const site = await tab.context().newPage();
+      await site.goto(`${baseUrl}/atelier`);
+      expect(await site.locator('h1').textContent()).to.equal('Atelier');
+      expect(await site.content()).to.not.include('revu');
+      await tab.getByRole('button', { name: 'Publier' }).click();
+      await tab.waitForLoadState();
+      expect((await getPage(ctx, page.id)).title).to.equal('Atelier de poterie');
+      await site.reload();
+      expect(await site.locator('h1').textContent()).to.equal('Atelier de poterie');
+      expect(await site.content()).to.include('Premier revu');
+      expect(await axeViolations(tab, javaScriptEnabled ? undefined : (await editorTab(true)).page)).to.deep.equal([]);
+      expect(cspErrors).to.deep.equal([]);
+    });
+
+    it(`${mode}: two tabs on one page: the second save shows the conflict screen with its content intact`, async () => {
+      const page = await threeBlocks();
+      const first = await editorTab(javaScriptEnabled);
+      const second = await editorTab(javaScriptEnabled, first.cookie);
+      await first.page.goto(`${baseUrl}/admin/pages/${page.id}`);
+      await second.page.goto(`${baseUrl}/admin/pages/${page.id}`);
+      await first.page.getByLabel('Titre', { exact: true }).fill('Titre du premier onglet');
+      await first.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await first.page.waitForLoadState();
+      const saved = await getDraft(ctx, page.id);
+
+      await second.page.getByLabel('Titre', { exact: true }).fill('Titre du second onglet');
+      await second.page.locator('#b-1-text').fill('Texte du second onglet');
+      await second.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await second.page.waitForLoadState();
+      expect(await second.page.locator('.conflict-current').textContent()).to.include('Titre du premier onglet');
+      expect(await second.page.getByLabel('Titre', { exact: true }).inputValue()).to.equal('Titre du second onglet');
+      expect(await second.page.locator('#b-1-text').inputValue()).to.equal('Texte du second onglet');
+      expect(await getDraft(ctx, page.id)).to.deep.equal(saved);
+      expect(await axeViolations(second.page, javaScriptEnabled ? undefined : (await editorTab(true)).page)).to.deep.equal([]);
+
+      // Keeping the submitted content: saving again from the conflict screen.
+      await second.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await second.page.waitForLoadState();
+      const kept = await getDraft(ctx, page.id);
+      expect(kept.title).to.equal('Titre du second onglet');
+      expect(kept.blocks[1]).to.deep.equal({ type: 'paragraph', text: 'Texte du second onglet' });
+    });
+  }
+
+  it('JavaScript on: adds a block in place without a reload, and asks before leaving with unsaved changes', async () => {
+    const page = await threeBlocks();
+    const { page: tab } = await editorTab(true);
+    await tab.goto(`${baseUrl}/admin/pages/${page.id}`);
+    const loads: string[] = [];
+    tab.on('load', () => loads.push(tab.url()));
+    await tab.getByLabel('Type du nouveau bloc').selectOption('quote');
+    await tab.getByRole('button', { name: 'Ajouter le bloc' }).click();
+    expect(await tab.locator('ol.blocks > li.block-card').count()).to.equal(4);
+    expect(loads).to.deep.equal([]);
+    await tab.locator('ol.blocks > li.block-card').nth(3).locator('textarea').fill('Une citation ajoutée sans rechargement');
+
+    let asked = false;
+    tab.once('dialog', (dialog) => {
+      asked = dialog.type() === 'beforeunload';
+      void dialog.dismiss();
+    });
+    await tab.goto(`${baseUrl}/admin/pages`).catch(() => undefined);
+    expect(asked).to.equal(true);
+    expect(new URL(tab.url()).pathname).to.equal(`/admin/pages/${page.id}`);
+
+    await tab.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+    await tab.waitForLoadState();
+    expect((await getDraft(ctx, page.id)).blocks[3]).to.deep.equal({ type: 'quote', text: 'Une citation ajoutée sans rechargement', cite: '' });
+  });
+});
