@@ -28,18 +28,18 @@ describe('/account: sessions, export and deletion', () => {
     clock.install(app);
   });
 
-  it('names each session’s device, shows its last activity in French (Paris time) and keeps the raw user agent in a <details>', async () => {
+  it('names each session’s device, shows its last activity as a relative time with the French date (Paris time) in its title, and keeps the raw user agent in a <details>', async () => {
     const client = await AdminClient.as(app, { name: 'Zoé' });
     await logIn(ctx, client.user, { userAgent: FIREFOX_WINDOWS });
     const page = await client.get('/account');
     expect(page.status).to.equal(200);
     const text = textOf(page.text);
-    expect(text).to.include('Firefox sur Windows').and.include('1er juillet 2026 à 10 h 30');
+    expect(text).to.include('Firefox sur Windows').and.include('à l’instant');
     expect(text).to.include('Appareil inconnu cette session');
     expect(page.text).to.match(
       /<details class="user-agent"><summary[^>]*>Navigateur transmis<\/summary><code[^>]*>Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64; rv:128\.0\)/,
     );
-    expect(page.text).to.include('<time datetime="2026-07-01T08:30:00.000Z">');
+    expect(page.text).to.include('<time datetime="2026-07-01T08:30:00.000Z" title="1er\u00a0juillet 2026 à 10\u00a0h\u00a030">à l’instant</time>');
     expect(page.text).to.include('aria-label="Déconnecter la session Firefox sur Windows"');
   });
 
