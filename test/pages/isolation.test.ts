@@ -1,12 +1,13 @@
 // Two applications in one process, each on its own database: nothing of the pages
 // module is shared between them (no pool, registry, catalog or warn-once memo at
 // module level), so each sees only its own pages through every surface.
+import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { migrateLatest } from '../../lib/migrations.js';
 import { getPublishedPageBySegments, listPublicChildPages } from '../../models/pages/public.js';
-import { createTables, dropTables } from '../../models/pages/schema.js';
+import { createTables, dropTables, pagesMigrationsDirectory } from '../../models/pages/schema.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { makePage, userWith } from './helpers.js';
@@ -90,21 +91,23 @@ describe('pages module: two applications on two databases in one process', () =>
 
   it('drops and creates its own tables (SPEC dropTables/createTables) through its migrations, leaving the other database alone', async () => {
     await makePage(one, { title: 'Reste' });
-    expect(await dropTables(two.db)).to.deep.equal([
-      '20261124000500_pages_public_notify',
-      '20261123000200_pages_title_search',
-      '20261123000100_pages_tree_state',
+    // Every migration of the module's folder, the first ones named (later ones join the list).
+    const migrations = readdirSync(pagesMigrationsDirectory())
+      .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'))
+      .map((file) => file.replace(/\.(ts|js)$/, ''))
+      .sort();
+    expect(migrations.slice(0, 5)).to.deep.equal([
       '20261121000100_pages_tables',
+      '20261123000100_pages_tree_state',
+      '20261123000200_pages_title_search',
+      '20261124000500_pages_public_notify',
+      '20261125000100_pages_revisions',
     ]);
+    expect(await dropTables(two.db)).to.deep.equal([...migrations].reverse());
     expect(await two.db.schema.hasTable('app_pages')).to.equal(false);
     expect(await two.db('app_auth_permission_sections').where({ key: 'pages' }).first()).to.equal(undefined);
     expect(await two.db.schema.hasTable('app_auth_users')).to.equal(true);
-    expect(await createTables(two.db)).to.deep.equal([
-      '20261121000100_pages_tables',
-      '20261123000100_pages_tree_state',
-      '20261123000200_pages_title_search',
-      '20261124000500_pages_public_notify',
-    ]);
+    expect(await createTables(two.db)).to.deep.equal(migrations);
     expect(await createTables(two.db)).to.deep.equal([]);
     await makePage(two, { title: 'De retour' });
     expect((await request(second).get('/de-retour')).status).to.equal(200);
