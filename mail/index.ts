@@ -9,6 +9,7 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import nunjucks from 'nunjucks';
 import type { Clock } from '../lib/clock.js';
+import { frenchDates } from '../lib/dates.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import { metricsOff, type Metrics } from '../lib/metrics.js';
@@ -39,7 +40,14 @@ export class Mailer {
     private readonly logger: Logger,
     private readonly clock: Clock,
     private readonly metrics: Metrics = metricsOff,
-  ) {}
+  ) {
+    // Dates as the screens write them, in the site's zone: «22 novembre 2026 à 21 h 04».
+    const dates = frenchDates(config.timeZone);
+    for (const environment of [this.html, this.text]) {
+      environment.addFilter('frenchDateTime', dates.dateTime);
+      environment.addFilter('frenchDate', dates.date);
+    }
+  }
 
   /** Renders mail/templates/<template>.html.njk and .txt.njk and sends them to one address. */
   async send(template: string, to: string, data: Record<string, unknown>): Promise<void> {
@@ -54,7 +62,7 @@ export class Mailer {
 
   private async deliver(template: string, to: string, data: Record<string, unknown>): Promise<void> {
     const { config } = this;
-    const context = { appName: config.appName, baseUrl: config.baseUrl, ...data };
+    const context = { appName: config.appName, baseUrl: config.baseUrl, sentAt: this.clock.now(), ...data };
     const [html, text] = await Promise.all([render(this.html, `${template}.html.njk`, context), render(this.text, `${template}.txt.njk`, context)]);
     const subject = typeof data.subject === 'string' ? data.subject : (mailSubjects[template]?.(config.appName) ?? config.appName);
     const message = { from: config.mailFrom, to, subject, text, html };

@@ -182,9 +182,11 @@ describe('the walk of a new site owner, in a browser', function () {
     });
   }
 
-  it('sends every email template in French that reads right (subject, text and HTML)', async () => {
+  it('sends every email template in French that reads right (subject, text and HTML), dates in the site’s zone', async () => {
     const inspector = await open(true, WIDTHS[0]);
     const templates = Object.keys(mailSubjects);
+    // 20 h 04 UTC is 21 h 04 in Paris in November.
+    ctx.clock.set(() => Date.UTC(2026, 10, 22, 20, 4));
     for (const template of templates) {
       await ctx.mailer.send(template, `${template}@example.com`, {
         email: 'camille@example.com',
@@ -195,9 +197,13 @@ describe('the walk of a new site owner, in a browser', function () {
         link: `${ctx.config.baseUrl}/auth/reset?email=camille%40example.com&token=abc`,
       });
     }
+    ctx.clock.set();
     const findings: string[] = [];
     for (const template of templates) findings.push(...(await emailFindings(await smtp.waitForMessage(`${template}@example.com`), inspector)));
     expect(smtp.messages.length).to.equal(templates.length);
+    const changed = await smtp.waitForMessage('password-changed@example.com');
+    expect(changed.text).to.include('a été modifié le 22\u00a0novembre 2026 à 21\u00a0h\u00a004.');
+    expect(changed.html).to.include('a été modifié le 22\u00a0novembre 2026 à 21\u00a0h\u00a004.');
     expect(findings, findings.join('\n')).to.deep.equal([]);
   });
 
