@@ -18,6 +18,8 @@ export interface PublicChange {
   p?: number[];
   /** Media rows changed. */
   m?: number[];
+  /** Redirect rows changed (app_page_redirects): redirect answers and unknown paths. */
+  r?: boolean;
   /** Everything. */
   all?: boolean;
   /** pg_current_wal_lsn() when the change was written. */
@@ -31,7 +33,14 @@ export function parseChange(payload: string | undefined): PublicChange {
   try {
     const raw = JSON.parse(payload ?? '') as Record<string, unknown>;
     if (!raw || typeof raw !== 'object' || raw.all === true) return { all: true };
-    return { t: ids(raw.t), c: ids(raw.c), p: ids(raw.p), m: ids(raw.m), lsn: typeof raw.lsn === 'string' ? raw.lsn : undefined };
+    return {
+      t: ids(raw.t),
+      c: ids(raw.c),
+      p: ids(raw.p),
+      m: ids(raw.m),
+      r: raw.r === true || undefined,
+      lsn: typeof raw.lsn === 'string' ? raw.lsn : undefined,
+    };
   } catch {
     return { all: true };
   }

@@ -47,6 +47,11 @@ export interface CachedAnswer {
    *  place, address or visibility of a root page (a `t` change with the root among the
    *  parents) drops it; a root page's content alone does not. */
   navigation?: boolean;
+  /** An answer of a redirect row (301 or 410): any change of the redirects drops it. */
+  redirect?: boolean;
+  /** Not 200: the status sent (301, 410), and where a 301 leads. */
+  status?: number;
+  location?: string;
 }
 
 export type AnswerFacts = Omit<CachedAnswer, 'body' | 'etag'> & { etag?: string };
@@ -233,12 +238,14 @@ export class PublicCache {
     const content = new Set(change.c ?? []);
     const parents = new Set(change.p ?? []);
     const media = new Set(change.m ?? []);
-    if (tree.size > 0) this.negatives.clear();
+    // A new redirect may answer a path remembered as unknown.
+    if (tree.size > 0 || change.r) this.negatives.clear();
     const pagesChanged = tree.size > 0 || content.size > 0;
     const doomed: string[] = [];
     for (const [key, answer] of this.entries.entries()) {
       if (
         (pagesChanged && answer.wholeTree) ||
+        (change.r && answer.redirect) ||
         (answer.page !== undefined && (content.has(answer.page) || tree.has(answer.page))) ||
         answer.pages.some((id) => tree.has(id)) ||
         answer.lists.some((id) => parents.has(id)) ||

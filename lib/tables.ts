@@ -177,6 +177,23 @@ export interface RateLimitInsert {
   reset_at: TimestampInput;
 }
 
+/** A form typed while the session expired (models/form-drafts.ts). */
+export interface FormDraftRow {
+  /** SHA-256 (hex) of the token in the browser's cookie. */
+  token_hash: string;
+  page: string;
+  form: string | null;
+  fields: Record<string, unknown>;
+  expires_at: Date;
+}
+export interface FormDraftInsert {
+  token_hash: string;
+  page: string;
+  form?: string | null;
+  fields: string;
+  expires_at: TimestampInput;
+}
+
 // ---------------------------------------------------------------- pages module
 
 export type PageVisibility = 'public' | 'private';
@@ -298,6 +315,24 @@ export interface PageTreeStateInsert {
   id?: number;
   version?: number | string;
   changed_at?: TimestampInput;
+}
+
+/** An old public path of a page (migration pages/20261125000200); page_id NULL: the page was deleted (410). */
+export interface PageRedirectRow {
+  id: number;
+  path: string;
+  page_id: number | null;
+  kind: 'manual' | 'automatic';
+  created_by: number | null;
+  created_at: Date;
+}
+export interface PageRedirectInsert {
+  id?: number;
+  path: string;
+  page_id?: number | null;
+  kind: 'manual' | 'automatic';
+  created_by?: number | null;
+  created_at?: TimestampInput;
 }
 
 // ---------------------------------------------------------------- audit log (core)
@@ -444,10 +479,12 @@ export interface AppTables {
   app_auth_verifications: Table<VerificationRow, VerificationInsert>;
   app_auth_sessions: Table<SessionRow, SessionInsert>;
   app_auth_rate_limits: Table<RateLimitRow, RateLimitInsert>;
+  app_auth_form_drafts: Table<FormDraftRow, FormDraftInsert>;
   app_pages: Table<PageRow, PageInsert>;
   app_pages_media: Table<MediaRow, MediaInsert>;
   app_page_revisions: Table<PageRevisionRow, PageRevisionInsert>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
+  app_page_redirects: Table<PageRedirectRow, PageRedirectInsert>;
   app_audit_events: Table<AuditEventRow, AuditEventInsert>;
   app_audit_prune_state: Table<AuditPruneStateRow>;
   app_auth_two_factor: Table<TwoFactorRow, TwoFactorInsert>;

@@ -48,6 +48,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'page.deleted': 'Page supprimée',
   'media.added': 'Média ajouté',
   'media.removed': 'Média supprimé',
+  'redirect.created': 'Redirection ajoutée',
+  'redirect.deleted': 'Redirection supprimée',
 };
 
 export const AUDIT_TARGET_LABELS: Record<string, string> = {
@@ -55,6 +57,7 @@ export const AUDIT_TARGET_LABELS: Record<string, string> = {
   role: 'Rôle',
   page: 'Page',
   media: 'Média',
+  redirect: 'Redirection',
 };
 
 export function actionLabel(action: string): string {

@@ -36,9 +36,19 @@ export async function cachedAnswer(
   return answer;
 }
 
-/** Sends an answer with its validators; Express answers 304 when the client's copy is current. */
-export function sendAnswer(res: Response, answer: CachedAnswer, cacheControl: string): void {
+/**
+ * Sends an answer with its validators; Express answers 304 when the client's copy is
+ * current. A redirect's answer (301, 410) carries no validators; `query` (`?a=b`) is
+ * added to a 301's location.
+ */
+export function sendAnswer(res: Response, answer: CachedAnswer, cacheControl: string, query = ''): void {
   res.set('Cache-Control', cacheControl);
+  if (answer.status !== undefined) {
+    res.status(answer.status).set('Content-Type', answer.contentType);
+    if (answer.location !== undefined) res.set('Location', answer.location + query);
+    res.end(answer.body);
+    return;
+  }
   res.set('ETag', answer.etag);
   if (answer.lastModified) res.set('Last-Modified', answer.lastModified.toUTCString());
   res.set('Content-Type', answer.contentType);

@@ -10,6 +10,7 @@ import { MAX_ID } from '../../lib/schema-primitives.js';
 import type { AppContext } from '../../lib/context.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
+import { apiRedirectAnswer } from './public-redirects.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -34,7 +35,7 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
   const path = segments.join('/');
   const answer = await cachedAnswer(ctx, `api:${path}`, isResolvablePath(segments) ? path : undefined, async (reads) => {
     const resolved = await resolvePublicPage(reads, segments);
-    if (!resolved) return null;
+    if (!resolved) return apiRedirectAnswer(reads, segments);
     const { page, ancestorIds } = resolved;
     return buildAnswer(JSON.stringify({ ...page, blocks: withoutMediaData(page.blocks) }), {
       contentType: JSON_TYPE,

@@ -11,6 +11,7 @@ import { readRenderFacts, type NavigationLink } from '../../models/pages/navigat
 import { needsFirstRun } from '../../models/auth/registration.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
+import { siteRedirectAnswer } from './public-redirects.js';
 import {
   HOME_SLUG,
   isResolvablePath,
@@ -179,8 +180,10 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   if (!isResolvablePath(segments)) return notFoundPage(res);
   const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async (reads) => {
     const resolved = await resolvePublishedPage(reads, segments);
-    return resolved && renderPage(reads, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
+    if (!resolved) return siteRedirectAnswer(reads, res, segments);
+    return renderPage(reads, res, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path);
   });
   if (!answer) return notFoundPage(res);
-  sendAnswer(res, answer, publicCacheControl(ctx));
+  const queryIndex = req.originalUrl.indexOf('?');
+  sendAnswer(res, answer, publicCacheControl(ctx), queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '');
 }

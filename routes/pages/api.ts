@@ -9,6 +9,7 @@ import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQue
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 import { mediaApiRoutes } from './media.js';
+import { redirectApiRoutes } from './redirects.js';
 import { revisionApiRoutes } from './revisions.js';
 
 export const VIEW = { permission: 'pages.view' } as const;
@@ -30,10 +31,18 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
       handler: (call) => admin.updateAdminPage(catalog, call),
     }),
     route({ method: 'post', path: '/admin/pages/:id/duplicate', access: MANAGE, params: idParams, handler: admin.duplicateAdminPage }),
-    route({ method: 'post', path: '/admin/pages/:id/preview-link', access: MANAGE, params: idParams, body: preview.previewLinkBody, handler: preview.createPreviewLinkAnswer }),
+    route({
+      method: 'post',
+      path: '/admin/pages/:id/preview-link',
+      access: MANAGE,
+      params: idParams,
+      body: preview.previewLinkBody,
+      handler: preview.createPreviewLinkAnswer,
+    }),
     ...revisionApiRoutes(catalog),
     route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
     ...mediaApiRoutes(),
+    ...redirectApiRoutes(),
     route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),
     route({ method: 'get', path: '/pages', access: 'public', query: publicListQuery, handler: publicPages.listPublicPages }),
   ];

@@ -44,6 +44,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.migrations(moduleMigrationsDirectory('pages'));
       site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
       site.adminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
+      site.adminScreen('pages', { href: '/admin/redirects', label: 'Redirections', permission: 'pages.view' });
       site.apiRoutes(pagesApiRoutes(catalog));
       site.adminRoutes(pagesAdminRoutes(catalog, tree));
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { issueToken } from '../../../models/auth/verifications.js';
+import { createRedirect } from '../../../models/pages/redirects.js';
 import type { User } from '../../../models/auth/users.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
@@ -106,6 +107,13 @@ const SAMPLES: Record<string, Sample> = {
   'GET /admin/media/:id': { ok: 200, path: async (f) => `/admin/media/${(await f.media()).id}` },
   'PUT /admin/media/:id': { ok: 200, path: async (f) => `/admin/media/${(await f.media()).id}`, body: () => ({ alt: 'Texte' }) },
   'DELETE /admin/media/:id': { ok: 204, path: async (f) => `/admin/media/${(await f.media()).id}` },
+  // Pages module: redirects (pages.view reads, pages.manage writes)
+  'GET /admin/redirects': { ok: 200, path: () => '/admin/redirects?path=vieux' },
+  'POST /admin/redirects': { ok: 201, path: () => '/admin/redirects', body: async (f) => ({ from: `/vieux-${unique()}`, page_id: (await f.page()).id }) },
+  'DELETE /admin/redirects/:id': {
+    ok: 204,
+    path: async (f) => `/admin/redirects/${(await createRedirect(f.ctx, { from: `/vieux-${unique()}`, page_id: (await f.page()).id })).id}`,
+  },
   // Pages module: public reads
   'GET /pages/by-path': { ok: 200, path: async (f) => `/pages/by-path?path=${(await f.page()).slug}` },
   'GET /pages': { ok: 200, path: () => '/pages' },
