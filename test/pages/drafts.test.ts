@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { expect } from 'chai';
 import pg from 'pg';
 import request from 'supertest';
@@ -6,7 +7,7 @@ import { getPublishedPageBySegments, listPublicChildPages } from '../../models/p
 import { pageMessages } from '../../models/pages/messages.js';
 import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { saveDraft } from '../../models/pages/drafts.js';
-import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
+import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { countStatements, makePage, userWith } from './helpers.js';
 
 const paragraphs = (count: number) => Array.from({ length: count }, (_, index) => ({ type: 'paragraph', text: `Paragraphe ${index + 1}` }));
@@ -159,6 +160,46 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
       expect(heard[0].c).to.deep.equal([page.id]);
     } finally {
       await client.end();
+    }
+  });
+
+  it('another application keeps its cached page across a draft save (no statement) and serves the draft once published', async () => {
+    const reader = createTestApp();
+    try {
+      const b = contextOf(reader);
+      const listening = async (context: AppContext) => {
+        if (!context.publicCache.usable) await once(context.publicCache.events, 'listening', { signal: AbortSignal.timeout(10_000) });
+      };
+      await Promise.all([listening(ctx), listening(b)]);
+      // Notifications arrive in commit order: once an empty one sent now is applied, every earlier one is.
+      const settled = async () => {
+        const seen = once(b.publicCache.events, 'change', { signal: AbortSignal.timeout(10_000) });
+        await b.db.raw(`SELECT pg_notify('site_public_changes', '{}')`);
+        await seen;
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      const read = () =>
+        countStatements(b, () =>
+          request(reader)
+            .get('/cache')
+            .then((res) => res),
+        );
+      const page = await makePage(ctx, { title: 'En cache', slug: 'cache', blocks: [{ type: 'paragraph', text: 'Version en ligne' }] });
+      await settled();
+      await read();
+      expect((await read()).count).to.equal(0);
+      await put(`/app/api/admin/pages/${page.id}/draft`, { blocks: [{ type: 'paragraph', text: 'Version brouillon' }] });
+      await settled();
+      const kept = await read();
+      expect(kept.count).to.equal(0);
+      expect(kept.result.text).to.include('Version en ligne').and.not.include('Version brouillon');
+      expect((await post(`/app/api/admin/pages/${page.id}/publish`)).status).to.equal(200);
+      await settled();
+      const fresh = await read();
+      expect(fresh.count).to.be.greaterThan(0);
+      expect(fresh.result.text).to.include('Version brouillon');
+    } finally {
+      await closeTestApp(reader);
     }
   });
 
