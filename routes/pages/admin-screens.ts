@@ -3,6 +3,7 @@
 // when the rules refuse a submission.
 import { pageParams } from '../../controllers/pages/admin-call.js';
 import * as editor from '../../controllers/pages/admin-screens-editor.js';
+import * as revisions from '../../controllers/pages/admin-screens-revisions.js';
 import { candidatesQuery, listParentCandidates } from '../../controllers/pages/admin-parent-picker.js';
 import { showPageTree, treeQuery, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
 import * as media from '../../controllers/pages/admin-screens-media.js';
@@ -46,6 +47,30 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       body: editor.documentForm,
       form: { name: 'page', rerender: (call, locals, status) => editor.rerenderEditor(catalog, tree, call, locals, status) },
       handler: (call) => editor.saveDocument(catalog, call),
+    }),
+    route({
+      method: 'get',
+      path: '/pages/:id/revisions',
+      access: VIEW,
+      params: pageParams,
+      query: revisions.revisionsQuery,
+      handler: (call) => revisions.showRevisions(call),
+    }),
+    route({
+      method: 'get',
+      path: '/pages/:id/revisions/compare',
+      access: VIEW,
+      params: pageParams,
+      query: revisions.compareQuery,
+      handler: (call) => revisions.compareRevisions(catalog, call),
+    }),
+    route({
+      method: 'post',
+      path: '/pages/:id/revisions/:number/restore',
+      access: MANAGE,
+      params: revisions.revisionParams,
+      form: { name: 'restore', rerender: (call, locals, status) => revisions.showRevisions(call, locals, status) },
+      handler: revisions.restore,
     }),
     route({
       method: 'post',
