@@ -10,7 +10,10 @@ import { publicDir } from '../../lib/paths.js';
 import { createPage } from '../../models/pages/pages.js';
 import { NAVIGATION_MAX } from '../../models/pages/navigation.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
+import { makeUser } from '../support/fixtures.js';
+import { assertFrenchTypography } from '../support/typography.js';
 import { countStatements, makeChain, makePage, storeRawPage } from './helpers.js';
+import { visibleText } from './site-text.js';
 
 /** The links of the header's navigation: [href, text, aria-current or ''] */
 function navigationOf(html: string): Array<[string, string, string]> {
@@ -21,7 +24,9 @@ function navigationOf(html: string): Array<[string, string, string]> {
 /** The breadcrumbs' items as text, or null when the page has none. */
 function breadcrumbsOf(html: string): string[] | null {
   const nav = /<nav class="breadcrumbs"[^>]*>([\s\S]*?)<\/nav>/.exec(html)?.[1];
-  return nav === undefined ? null : [...nav.matchAll(/<li[^>]*>(?:<a href="([^"]*)">)?([^<]*)/g)].map((match) => (match[1] ? `${match[2]} ${match[1]}` : match[2]));
+  return nav === undefined
+    ? null
+    : [...nav.matchAll(/<li[^>]*>(?:<a href="([^"]*)">)?([^<]*)/g)].map((match) => (match[1] ? `${match[2]} ${match[1]}` : match[2]));
 }
 
 /** The paragraph blocks' inner HTML. */
@@ -95,7 +100,10 @@ describe('the public site: navigation, breadcrumbs, Markdown, robots.txt', () =>
       await makePage(ctx, {
         title: 'Texte',
         blocks: [
-          { type: 'paragraph', text: 'Un *mot*, un _autre_, du **gras** et [un lien](/texte "Titre") vers [ailleurs](https://exemple.org/a?b=1&c=2).\nLigne deux' },
+          {
+            type: 'paragraph',
+            text: 'Un *mot*, un _autre_, du **gras** et [un lien](/texte "Titre") vers [ailleurs](https://exemple.org/a?b=1&c=2).\nLigne deux',
+          },
           { type: 'paragraph', text: '<b>pas de HTML</b> & <script>alert(1)</script>' },
           { type: 'paragraph', text: '# pas un titre\n- pas une liste\n`pas de code` ![pas une image](/x.png)' },
         ],
@@ -111,11 +119,22 @@ describe('the public site: navigation, breadcrumbs, Markdown, robots.txt', () =>
     });
 
     it('never makes a link of what link blocks refuse: javascript:, data:, mailto:, //host, /\\host', async () => {
-      const refused = ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,x', 'mailto:a@exemple.fr', '//evil.example/', 'vbscript:x', 'ftp://exemple.fr'];
+      const refused = [
+        'javascript:alert(1)',
+        'JavaScript:alert(1)',
+        'data:text/html,x',
+        'mailto:a@exemple.fr',
+        '//evil.example/',
+        'vbscript:x',
+        'ftp://exemple.fr',
+      ];
       await storeRawPage(ctx, {
         title: 'Pièges',
         slug: 'pieges',
-        blocks: [...refused.map((href) => ({ type: 'paragraph', text: `[clic](${href})` })), { type: 'paragraph', text: '[oui](/pieges) [<x>](/\\evil.example)' }],
+        blocks: [
+          ...refused.map((href) => ({ type: 'paragraph', text: `[clic](${href})` })),
+          { type: 'paragraph', text: '[oui](/pieges) [<x>](/\\evil.example)' },
+        ],
       });
       const paragraphs = paragraphsOf((await request(app).get('/pieges')).text);
       for (const [index, href] of refused.entries()) expect(paragraphs[index], href).to.equal(`[clic](${href})`);
@@ -145,7 +164,7 @@ describe('the public site: navigation, breadcrumbs, Markdown, robots.txt', () =>
     });
   });
 
-  describe('one type system', () => {
+  describe('type system and words', () => {
     it('sets one font family stack, once, and every size from the scale', () => {
       const css = readFileSync(path.join(publicDir, 'css', 'pages.css'), 'utf8');
       expect(css.match(/font-family\s*:/g)).to.have.length(1);
@@ -156,9 +175,20 @@ describe('the public site: navigation, breadcrumbs, Markdown, robots.txt', () =>
       for (const size of sizes) expect(size, size).to.match(/^(var\(--step-{1,2}\d\)|100%)$/);
     });
 
+    it('writes the site’s own words in French typography: home list, empty home, page, 404', async () => {
+      // An account exists: the empty home page is not the «not configured» one.
+      await makeUser(ctx);
+      const empty = visibleText((await request(app).get('/')).text);
+      expect(empty).to.include('Aucune page publiée pour le moment.');
+      assertFrenchTypography(empty, 'empty home');
+      await makeChain(ctx, 2);
+      for (const url of ['/', '/p1/p2', '/nulle-part']) assertFrenchTypography(visibleText((await request(app).get(url)).text), url);
+    });
+
     it('links the site stylesheet from every page of the site', async () => {
       await makeChain(ctx, 1);
-      for (const url of ['/', '/p1', '/nulle-part']) expect((await request(app).get(url)).text, url).to.include('<link rel="stylesheet" href="/assets/css/pages.css">');
+      for (const url of ['/', '/p1', '/nulle-part'])
+        expect((await request(app).get(url)).text, url).to.include('<link rel="stylesheet" href="/assets/css/pages.css">');
       expect((await request(app).get('/assets/css/pages.css')).status).to.equal(200);
     });
   });
