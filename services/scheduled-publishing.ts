@@ -9,6 +9,7 @@ import { AppError } from '../lib/errors.js';
 import type { Actor } from '../models/audit.js';
 import { createPageCatalog, type PageCatalog } from '../models/pages/catalog.js';
 import { publishDraft } from '../models/pages/drafts.js';
+import { lockTreeMoves } from '../models/pages/pages.js';
 import { PAGES_TABLE } from '../models/pages/schema.js';
 
 export const SCHEDULE_CHECK_MS = 1000;
@@ -21,13 +22,20 @@ export interface ScheduledOutcome {
   refused: number[];
 }
 
-/** Claims the due pages no other process holds and publishes them, in one transaction. */
+/**
+ * Claims the due pages no other process holds and publishes them, in one transaction.
+ * Nothing due (nearly every second): one indexed read, no transaction.
+ */
 export async function publishDuePages(ctx: AppContext, catalog: PageCatalog = createPageCatalog(), limit = SCHEDULE_BATCH): Promise<ScheduledOutcome> {
+  const now = ctx.clock.now();
+  if (!(await ctx.db(PAGES_TABLE).where('scheduled_at', '<=', now).first('id'))) return { published: [], refused: [] };
   return inTransaction(ctx, async (tx) => {
+    // A publication may move a page: the moves' lock before the rows' (see lockTreeMoves).
+    await lockTreeMoves(tx);
     const due = await tx
       .db(`${PAGES_TABLE} as p`)
       .leftJoin('app_auth_users as u', 'u.id', 'p.scheduled_by')
-      .where('p.scheduled_at', '<=', tx.clock.now())
+      .where('p.scheduled_at', '<=', now)
       .orderBy([{ column: 'p.scheduled_at' }, { column: 'p.id' }])
       .limit(limit)
       .forUpdate('p')

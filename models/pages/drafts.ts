@@ -8,7 +8,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
 import { pageMessages } from './messages.js';
-import { assertMediaExist, assertParentExists, isSelfOrAncestor, pageTarget, updatePage, type Page, type PagePatch } from './pages.js';
+import { assertMediaExist, assertParentExists, isSelfOrAncestor, lockTreeMoves, pageTarget, updatePage, type Page, type PagePatch } from './pages.js';
 import { revisionMessages } from './revision-messages.js';
 import {
   CONTENT_COLUMNS,
@@ -42,7 +42,7 @@ export interface Draft extends PageContent {
 
 export type PageState = 'published' | 'draft' | 'scheduled' | 'private';
 
-/** The tree screen's state of a page: private first, then a scheduled or pending draft. */
+/** The tree screen's state of a page: a scheduled or pending draft first, then private or published. */
 export function pageState(row: { visibility: string; draft_revision?: number | null; scheduled_at?: Date | string | null }): PageState {
   if (row.scheduled_at) return 'scheduled';
   if (row.draft_revision !== null && row.draft_revision !== undefined) return 'draft';
@@ -225,6 +225,8 @@ export async function publishDraft(
   options: { scheduled?: boolean } = {},
 ): Promise<Page> {
   return inTransaction(ctx, async (tx) => {
+    // A draft may move the page: the moves' lock comes before the row's, as in updatePage.
+    await lockTreeMoves(tx);
     const { page, draft } = await lockPageWithDraft(tx, pageId, ifRevision);
     if (!draft) throw new NotFoundError(revisionMessages.draftNotFound);
     const patch = publicationPatch(contentOf(page), draft);

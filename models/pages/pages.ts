@@ -98,6 +98,15 @@ const COPY_SUFFIX = ' (copie)';
 // Serialises moves so that two concurrent moves cannot build a cycle between them.
 const TREE_MOVE_LOCK = 'app_pages_tree_move';
 
+/**
+ * Takes the moves' lock for the transaction. A write that may move a page and locks
+ * its row first (a draft's publication) takes it before the row, in the order
+ * updatePage takes them, so the two never wait for each other.
+ */
+export async function lockTreeMoves(tx: AppContext): Promise<void> {
+  await tx.db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [TREE_MOVE_LOCK]);
+}
+
 export async function assertParentExists(tx: AppContext, parentId: number): Promise<void> {
   // FOR KEY SHARE keeps the parent from being deleted before this transaction commits.
   const parent = await tx.db(PAGES_TABLE).where({ id: parentId }).forKeyShare().first('id');

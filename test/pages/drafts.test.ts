@@ -203,6 +203,21 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
     }
   });
 
+  it('a publication that moves the page and a live move of it at the same time both go through (no deadlock)', async () => {
+    const left = await makePage(ctx, { title: 'Gauche', slug: 'gauche' });
+    const right = await makePage(ctx, { title: 'Droite', slug: 'droite' });
+    const page = await makePage(ctx, { title: 'Mobile', slug: 'mobile' });
+    for (let round = 0; round < 6; round++) {
+      await put(`/app/api/admin/pages/${page.id}/draft`, { parent_id: round % 2 ? left.id : right.id });
+      const [published, moved] = await Promise.all([
+        post(`/app/api/admin/pages/${page.id}/publish`),
+        put(`/app/api/admin/pages/${page.id}`, { parent_id: round % 2 ? right.id : left.id }),
+      ]);
+      expect([published.status, moved.status], `round ${round}`).to.deep.equal([200, 200]);
+    }
+    expect([left.id, right.id]).to.include((await live(page.id)).parent_id);
+  });
+
   describe('if_revision', () => {
     it('a stale if_revision answers 409 revision_conflict with the current content and writes nothing', async () => {
       const page = await makePage(ctx, { title: 'Page', slug: 'page' });
