@@ -114,9 +114,14 @@ export async function deleteMedia(ctx: AppContext, id: number, actor: Actor | nu
   return inTransaction(ctx, async (tx) => {
     const row = await tx.db(MEDIA_TABLE).where({ id }).forUpdate().first(MEDIA_COLUMNS);
     if (!row) throw new NotFoundError(pageMessages.mediaNotFound);
+    // Pages showing it, or whose pending draft does (publishing that draft would fail).
+    const shown = JSON.stringify([{ type: 'image', media_id: id }]);
     const users = await tx
-      .db(PAGES_TABLE)
-      .whereRaw('blocks @> ?::jsonb', [JSON.stringify([{ type: 'image', media_id: id }])])
+      .db(`${PAGES_TABLE} as p`)
+      .leftJoin('app_page_revisions as r', function () {
+        this.on('r.page_id', '=', 'p.id').andOn('r.number', '=', 'p.draft_revision');
+      })
+      .whereRaw('(p.blocks @> ?::jsonb OR r.blocks @> ?::jsonb)', [shown, shown])
       .count({ n: '*' });
     const count = Number(users[0].n);
     if (count > 0) throw new ConflictError(pageMessages.mediaInUse(count), { code: 'media_in_use' });

@@ -8,7 +8,7 @@ import { pageMessages } from '../../models/pages/messages.js';
 import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { saveDraft } from '../../models/pages/drafts.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
-import { countStatements, makePage, userWith } from './helpers.js';
+import { countStatements, makePage, PNG_BYTES, userWith } from './helpers.js';
 
 const paragraphs = (count: number) => Array.from({ length: count }, (_, index) => ({ type: 'paragraph', text: `Paragraphe ${index + 1}` }));
 
@@ -216,6 +216,19 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
       expect([published.status, moved.status], `round ${round}`).to.deep.equal([200, 200]);
     }
     expect([left.id, right.id]).to.include((await live(page.id)).parent_id);
+  });
+
+  it('a media a pending draft shows cannot be deleted (409), so publishing it later cannot fail for it', async () => {
+    const uploaded = await request(app).post('/app/api/admin/media').set('Cookie', manager.cookie).attach('file', PNG_BYTES, 'photo.png');
+    expect(uploaded.status).to.equal(201);
+    const page = await makePage(ctx, { title: 'Galerie', slug: 'galerie' });
+    await put(`/app/api/admin/pages/${page.id}/draft`, { blocks: [{ type: 'image', media_id: uploaded.body.id }] });
+    const refused = await del(`/app/api/admin/media/${uploaded.body.id}`);
+    expect(refused.status).to.equal(409);
+    expect(refused.body).to.include({ code: 'media_in_use', error: pageMessages.mediaInUse(1) });
+    expect(await ctx.db('app_pages_media').where({ id: uploaded.body.id }).first()).to.not.equal(undefined);
+    await del(`/app/api/admin/pages/${page.id}/draft`);
+    expect((await del(`/app/api/admin/media/${uploaded.body.id}`)).status).to.equal(204);
   });
 
   describe('if_revision', () => {
