@@ -137,14 +137,15 @@ describe('public read cache: invalidated by notifications, never stale', () => {
     expect((await counted(b, appB, byPath('p1'))).count).to.equal(0);
   });
 
-  it('moves a subtree: its old paths answer 404, its new ones the page with its new breadcrumbs, both parents’ lists follow', async () => {
+  it('moves a subtree: its old paths answer 301 to the new ones, which show the page with its new breadcrumbs, both parents’ lists follow', async () => {
     const [a1, a2] = await makeChain(a, 3, 'a');
     const [b1] = await makeChain(a, 1, 'b');
     const before = [byPath('a1/a2'), byPath('a1/a2/a3'), '/a1/a2/a3', byPath('b1/a2/a3'), '/b1/a2/a3', '/app/api/pages?parent=a1', '/app/api/pages?parent=b1'];
     for (const path of before) await request(appB).get(path);
 
     await notified(b, () => updatePage(a, a2, { parent_id: b1 }));
-    for (const path of [byPath('a1/a2'), byPath('a1/a2/a3'), '/a1/a2/a3']) expect((await request(appB).get(path)).status, path).to.equal(404);
+    for (const path of [byPath('a1/a2'), byPath('a1/a2/a3'), '/a1/a2/a3']) expect((await request(appB).get(path)).status, path).to.equal(301);
+    expect((await request(appB).get('/a1/a2/a3')).headers.location).to.equal('/b1/a2/a3');
     expect((await request(appB).get(byPath('b1/a2/a3'))).body).to.include({ title: 'a3' });
     const html = (await request(appB).get('/b1/a2/a3')).text;
     // The breadcrumbs (the header's navigation lists every root page, a1 included).
@@ -163,7 +164,8 @@ describe('public read cache: invalidated by notifications, never stale', () => {
     expect((await request(appB).get('/sitemap-1.xml')).text).to.include('/p1/p2/p3');
 
     await notified(b, () => deletePage(a, p2, { cascade: true }));
-    for (const path of [byPath('p1/p2/p3'), '/p1/p2']) expect((await request(appB).get(path)).status, path).to.equal(404);
+    // Gone, not unknown: a deleted page's paths answer 410 (test/pages/redirects.test.ts).
+    for (const path of [byPath('p1/p2/p3'), '/p1/p2']) expect((await request(appB).get(path)).status, path).to.equal(410);
     expect((await request(appB).get('/sitemap-1.xml')).text).to.not.include('/p1/p2');
     expect((await request(appB).get('/app/api/pages?parent=p1')).body.total).to.equal(0);
     expect((await request(appB).get(byPath('p1'))).body.id).to.equal(p1);
