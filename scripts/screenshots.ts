@@ -12,7 +12,7 @@ import { loadConfig } from '../lib/config.js';
 import { projectRoot } from '../lib/paths.js';
 import { CHROMIUM, launchChromium, listenOnFreePort } from '../test/support/browser.js';
 import { logIn } from '../test/support/fixtures.js';
-import { HUMAN_PAUSE_MS, OWNER, seedWalk, WALK_PASSWORD, walkScreens, WIDTHS, type Who } from '../test/support/walk.js';
+import { BROWSER_LOCALE, HUMAN_PAUSE_MS, OWNER, seedWalk, WALK_PASSWORD, walkScreens, WIDTHS, type Who } from '../test/support/walk.js';
 
 const OUT = path.join(projectRoot, 'docs', 'screens');
 const APP_NAME = 'Atelier';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const ctx = app.locals.ctx;
 
     // A fresh site, then its first run.
-    const first = await browser.newPage({ viewport: { width: WIDTHS[0], height: 900 } });
+    const first = await browser.newPage({ viewport: { width: WIDTHS[0], height: 900 }, locale: BROWSER_LOCALE });
     for (const width of WIDTHS) {
       await first.setViewportSize({ width, height: 900 });
       await first.goto(`${baseUrl}/`);
@@ -68,12 +68,13 @@ async function main(): Promise<void> {
 
     for (const width of WIDTHS) {
       const viewport = { width, height: 900 };
-      const memberContext = await browser.newContext({ viewport });
+      const locale = BROWSER_LOCALE;
+      const memberContext = await browser.newContext({ viewport, locale });
       await memberContext.addCookies([{ name: cookieName, value: cookieValue, url: baseUrl }]);
       const pages: Record<Who, Page> = {
-        owner: await (await browser.newContext({ viewport, storageState: ownerState })).newPage(),
+        owner: await (await browser.newContext({ viewport, locale, storageState: ownerState })).newPage(),
         member: await memberContext.newPage(),
-        visitor: await (await browser.newContext({ viewport })).newPage(),
+        visitor: await (await browser.newContext({ viewport, locale })).newPage(),
       };
       for (const screen of walkScreens(data, owner.id)) {
         await pages[screen.who].goto(baseUrl + screen.path);

@@ -16,6 +16,7 @@ import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/
 import { logIn } from '../support/fixtures.js';
 import { startSmtpServer, type ReceivedMessage, type TestSmtpServer } from '../support/smtp.js';
 import {
+  BROWSER_LOCALE,
   checkScreen,
   HUMAN_PAUSE_MS,
   outOfOrder,
@@ -72,7 +73,7 @@ describe('the walk of a new site owner, in a browser', function () {
   });
 
   async function open(javaScriptEnabled: boolean, width: number, cookie?: string): Promise<Page> {
-    const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 } });
+    const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 }, locale: BROWSER_LOCALE });
     contexts.push(context);
     if (cookie) {
       const [name, value] = cookie.split('=');
@@ -120,6 +121,14 @@ describe('the walk of a new site owner, in a browser', function () {
         expect((await first.goto(`${baseUrl}/auth`))?.status()).to.equal(200);
         await check(first, 'first run', width);
       }
+      // A typo first: the form comes back with its message, which is walked too.
+      await fillAndSubmit(first, [
+        ['Nom', OWNER.name],
+        ['Courriel', OWNER.email],
+        ['Mot de passe', 'court'],
+      ]);
+      expect(Number((await ctx.db('app_auth_users').count({ n: '*' }).first())?.n)).to.equal(0);
+      await check(first, 'first run refused', WIDTHS[0]);
       await fillAndSubmit(first, [
         ['Nom', OWNER.name],
         ['Courriel', OWNER.email],
@@ -148,6 +157,12 @@ describe('the walk of a new site owner, in a browser', function () {
         ['Mot de passe', WALK_PASSWORD],
       ]);
       await smtp.waitForMessage('nina@example.com');
+      await visitor.goto(`${baseUrl}/auth/login`);
+      await fillAndSubmit(visitor, [
+        ['Courriel', OWNER.email],
+        ['Mot de passe', 'pas le bon mot de passe'],
+      ]);
+      await check(visitor, 'login refused', WIDTHS[0]);
       await visitor.goto(`${baseUrl}/auth/forgot`);
       await fillAndSubmit(visitor, [['Courriel', OWNER.email]]);
       const reset = smtp.linkIn(await smtp.waitForMessage(OWNER.email), '/auth/reset');
@@ -158,7 +173,7 @@ describe('the walk of a new site owner, in a browser', function () {
       for (const width of WIDTHS) {
         const pages: Record<Who, Page> = {
           owner: await (async () => {
-            const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 }, storageState: ownerState });
+            const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 }, storageState: ownerState, locale: BROWSER_LOCALE });
             contexts.push(context);
             return context.newPage();
           })(),

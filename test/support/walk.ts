@@ -5,6 +5,7 @@
 // redesigned keeps being walked.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import type { AppContext } from '../../lib/context.js';
 import { projectRoot } from '../../lib/paths.js';
@@ -12,7 +13,7 @@ import { createUser } from '../../models/auth/admin-users.js';
 import { createPage } from '../../models/pages/pages.js';
 import { addMedia } from '../../services/pages-media.js';
 import { ADMIN_PERMISSIONS } from './admin-client.js';
-import { makeRole, makeUser, PNG_1X1 } from './fixtures.js';
+import { makeRole, makeUser } from './fixtures.js';
 import { typographyProblems } from './typography.js';
 
 const AXE_SOURCE = readFileSync(path.join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -24,6 +25,51 @@ export const WALK_PASSWORD = 'correct horse battery staple';
 export const OWNER = { name: 'Camille Martin', email: 'camille@example.com' };
 
 export type Who = 'owner' | 'member' | 'visitor';
+
+/** Browser contexts of the walk read dates and numbers in French, as the site's visitors would. */
+export const BROWSER_LOCALE = 'fr-FR';
+
+/** A real picture for the media library (a clay-coloured gradient, 640 × 360 PNG), so thumbnails and pages show something. */
+export function samplePng(width = 640, height = 360): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const t = x / width;
+      const u = y / height;
+      row.set([Math.round(196 - 60 * u + 20 * t), Math.round(120 - 40 * u + 30 * t), Math.round(84 - 20 * u + 60 * t)], 1 + x * 3);
+    }
+    rows.push(row);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 export interface WalkScreen {
   /** A short name: the screenshot's file name and the failure's label. */
@@ -58,10 +104,11 @@ export async function seedWalk(ctx: AppContext, ownerId: number): Promise<WalkDa
   const memberUser = await makeUser(ctx, { name: 'Léa Dubois', email: member.email, password: member.password });
   // An invitation waiting (no password yet, a setup link valid 48 hours).
   const { user: invited } = await createUser(ctx, { ...actor, permissions: ADMIN_PERMISSIONS }, { name: 'Hugo Bernard', email: 'hugo@example.com' });
+  const picture = samplePng();
   const media = await addMedia(
     ctx,
     actor,
-    { buffer: PNG_1X1, type: 'png', contentType: 'image/png', size: PNG_1X1.length, originalName: 'atelier.png' },
+    { buffer: picture, type: 'png', contentType: 'image/png', size: picture.length, originalName: 'atelier.png' },
     { alt: 'L’atelier au matin', caption: 'L’atelier, rue des Tanneurs' },
   );
   const home = await createPage(
@@ -84,6 +131,7 @@ export async function seedWalk(ctx: AppContext, ownerId: number): Promise<WalkDa
         { type: 'image', media_id: media.id },
         { type: 'list', items: ['Tournage', 'Modelage', 'Émaillage'], ordered: false },
         { type: 'quote', text: 'La terre apprend la patience.', cite: 'Une élève' },
+        { type: 'children', title: 'Les ateliers de l’année' },
       ],
     },
     actor,
