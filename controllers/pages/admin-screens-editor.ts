@@ -14,6 +14,7 @@ import { pageAuthors } from '../../models/pages/authors.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { cancelSchedule, discardDraft, publishDraft, saveDraft, schedulePublication } from '../../models/pages/drafts.js';
 import { listMedia } from '../../models/pages/media.js';
+import { createPreviewLink } from '../../models/pages/preview-links.js';
 import { getPage, type PagePatch } from '../../models/pages/pages.js';
 import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { currentContent, type PageContent } from '../../models/pages/revision-store.js';
@@ -223,6 +224,11 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
       await schedulePublication(ctx, params.id, at, actor);
       return redirectWithFlash(call.req, call.res, `${base}#schedule`, editorMessages.scheduled(frenchDates(ctx.config.timeZone).dateTime(at)));
     }
+    case 'preview': {
+      // The preview shows what was just typed: the draft saved above, by its own link.
+      const link = await createPreviewLink(ctx, params.id, { revision: draft.draft_revision });
+      return call.res.redirect(303, link.path);
+    }
     case 'unschedule':
       await cancelSchedule(ctx, params.id, actor);
       return redirectWithFlash(call.req, call.res, `${base}#schedule`, editorMessages.unscheduled);
@@ -270,4 +276,11 @@ async function showConflict(catalog: PageCatalog, options: TreeOptions, call: An
     },
     status,
   );
+}
+
+// POST /admin/pages/:id/preview — a private page's «Voir sur le site»: a preview link
+// of its pending draft, else of its live content (the site shows it to no one else).
+export async function previewPage(call: Call<{ id: number }>): Promise<void> {
+  const link = await createPreviewLink(call.ctx, call.params.id);
+  call.res.redirect(303, link.path);
 }

@@ -49,6 +49,14 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       handler: (call) => editor.saveDocument(catalog, call),
     }),
     route({
+      method: 'post',
+      path: '/pages/:id/preview',
+      access: MANAGE,
+      params: pageParams,
+      form: { name: 'preview', rerender: edit },
+      handler: editor.previewPage,
+    }),
+    route({
       method: 'get',
       path: '/pages/:id/revisions',
       access: VIEW,

@@ -120,6 +120,29 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     expect((await ctx.db('app_pages').where({ id: page.id }).first())!.draft_revision).to.equal(null);
   });
 
+  it('«Aperçu» saves what was typed and opens its preview link; a private page’s «Voir sur le site» is a preview too', async () => {
+    const page = await pageWithBlocks(1);
+    const client = await editor();
+    const { fields } = await open(client, page.id);
+    setField(fields, 'b.0.text', 'Texte en aperçu');
+    const preview = await submitEditor(client, page.id, fields, 'preview');
+    expect(preview.status).to.equal(303);
+    expect(preview.headers.location).to.match(/^\/_apercu\/\d+\.\d+\.\d+\.[A-Za-z0-9_-]{43}$/);
+    expect((await getDraft(ctx, page.id)).blocks).to.deep.equal([{ type: 'paragraph', text: 'Texte en aperçu' }]);
+    const shown = await request(app).get(preview.headers.location);
+    expect(shown.status).to.equal(200);
+    expect(shown.text).to.include('Texte en aperçu');
+    expect((await request(app).get('/atelier')).text).to.not.include('Texte en aperçu');
+
+    const hidden = await createPage(ctx, { title: 'Cachée', visibility: 'private', blocks: [{ type: 'paragraph', text: 'Secret' }] });
+    const edit = await client.get(`/admin/pages/${hidden.id}`);
+    expect(edit.text).to.include(`action="/admin/pages/${hidden.id}/preview"`).and.not.include('href="/cachee"');
+    const link = await client.post(`/admin/pages/${hidden.id}/preview`, {}, `/admin/pages/${hidden.id}`);
+    expect(link.status).to.equal(303);
+    expect((await request(app).get(link.headers.location)).text).to.include('Secret');
+    expect((await request(app).get('/cachee')).status).to.equal(404);
+  });
+
   it('schedules the draft at a time of the site’s zone, and cancels it', async () => {
     const page = await pageWithBlocks(1);
     const client = await editor();
