@@ -192,7 +192,7 @@ describe('administration in a browser', function () {
         await logInThroughForm(page, 'ed@example.com', PASSWORD);
         expect(page.url()).to.equal(`${baseUrl}/admin`);
         const nav = page.getByRole('navigation', { name: 'Administration' });
-        expect(await nav.getByRole('link').allTextContents()).to.deep.equal(['Tableau de bord', 'Pages', 'Médiathèque', 'Mon profil']);
+        expect(await nav.getByRole('link').allTextContents()).to.deep.equal(['Tableau de bord', 'Pages', 'Médiathèque', 'Redirections', 'Mon profil']);
         const forbidden = await page.goto(`${baseUrl}/admin/users`);
         expect(forbidden?.status()).to.equal(403);
 
@@ -222,18 +222,20 @@ describe('administration in a browser', function () {
         await page.getByRole('button', { name: 'Ajouter le bloc' }).click();
         await page.waitForLoadState();
         await page.getByRole('radio', { name: /Un dégradé bleu/ }).check();
-        await page.getByRole('button', { name: 'Enregistrer le bloc 1' }).click();
-        await page.waitForLoadState();
-        expect(await flashText(page)).to.equal('Le bloc est enregistré.');
         await page.getByLabel('Type du nouveau bloc').selectOption('paragraph');
         await page.getByRole('button', { name: 'Ajouter le bloc' }).click();
         await page.waitForLoadState();
-        await page.locator('#block-1-text').fill('Tournage et modelage, pour tous les âges.');
-        await page.getByRole('button', { name: 'Enregistrer le bloc 2' }).click();
+        await page.locator('ol.blocks > li.block-card').nth(1).locator('textarea').fill('Tournage et modelage, pour tous les âges.');
+        // One form: saving keeps both blocks (a draft until «Publier»).
+        await page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
         await page.waitForLoadState();
+        expect(await flashText(page)).to.match(/^Le brouillon est enregistré/);
         await page.getByRole('button', { name: 'Monter le bloc 2' }).click();
         await page.waitForLoadState();
-        expect(await flashText(page)).to.equal('Le bloc est déplacé.');
+        expect(await page.locator('.block-message').textContent()).to.match(/^Le bloc est déplacé/);
+        await page.getByRole('button', { name: 'Publier' }).click();
+        await page.waitForLoadState();
+        expect(await flashText(page)).to.equal('La page est publiée.');
         await shot(page, `${mode}-page-edit`);
 
         // The tree shows one level at a time: opening the deepest page expands its path.
@@ -286,6 +288,8 @@ describe('administration in a browser', function () {
       await page.getByRole('button', { name: 'Ajouter le bloc' }).click();
       await page.waitForLoadState();
     }
+    await page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+    await page.waitForLoadState();
     const childPath = new URL(page.url()).pathname;
     await context.close();
 
