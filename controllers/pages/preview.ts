@@ -9,6 +9,7 @@ import type { AppContext } from '../../lib/context.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { createPreviewLink, readPreview, verifyPreview } from '../../models/pages/preview-links.js';
 import type { Call } from '../../routes/define.js';
+import { actorOf } from './admin-call.js';
 import { renderPage } from './site.js';
 
 /** `{revision?}`: a revision of the page; without it the draft, else the live content. */
@@ -17,7 +18,7 @@ export const previewTokenParams = Joi.object<{ token: string }>({ token: Joi.str
 
 // POST /app/api/admin/pages/:id/preview-link → 201 {url, expires_at, revision}
 export async function createPreviewLinkAnswer(call: Call<{ id: number }, Record<string, never>, { revision?: number }>): Promise<void> {
-  const link = await createPreviewLink(call.ctx, call.params.id, { revision: call.body.revision });
+  const link = await createPreviewLink(call.ctx, call.params.id, { revision: call.body.revision, actor: actorOf(call) });
   call.res.status(201).json({ url: link.url, expires_at: link.expires_at, revision: link.revision });
 }
 

@@ -8,9 +8,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../lib/context.js';
 import { NotFoundError } from '../../lib/errors.js';
+import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { attachMedia } from './media.js';
 import { pageMessages } from './messages.js';
-import type { Page } from './pages.js';
+import { pageTarget, type Page } from './pages.js';
 import type { ResolvedPage } from './public.js';
 import { revisionMessages } from './revision-messages.js';
 import { REVISIONS_TABLE } from './revision-store.js';
@@ -65,16 +66,18 @@ export function verifyPreview(secret: string, token: string, now: Date): Preview
 /**
  * A preview link for a page: of `revision` when given (any revision the page has),
  * else of its pending draft, else of its live content (a private page's «Voir sur le
- * site»). One statement; a missing page or revision is a NotFoundError.
+ * site»). Audited (`page.preview_link_created`: who let unpublished content out, until
+ * when): two statements; a missing page or revision is a NotFoundError.
  */
-export async function createPreviewLink(ctx: AppContext, pageId: number, options: { revision?: number } = {}): Promise<PreviewLink> {
+export async function createPreviewLink(ctx: AppContext, pageId: number, options: { revision?: number; actor?: Actor | null } = {}): Promise<PreviewLink> {
   const row = await ctx
     .db(`${PAGES_TABLE} as p`)
     .leftJoin(`${REVISIONS_TABLE} as r`, function joinRevision() {
       this.on('r.page_id', '=', 'p.id').andOn('r.number', '=', ctx.db.raw('COALESCE(?::integer, p.draft_revision, p.published_revision, p.revision)', [options.revision ?? null]));
     })
     .where('p.id', pageId)
-    .first<{ revision: number; number: number | null } | undefined>(
+    .first<{ title: string; revision: number; number: number | null } | undefined>(
+      'p.title',
       ctx.db.raw('COALESCE(?::integer, p.draft_revision, p.published_revision, p.revision) AS revision', [options.revision ?? null]),
       'r.number',
     );
@@ -83,6 +86,12 @@ export async function createPreviewLink(ctx: AppContext, pageId: number, options
   if (row.number === null && row.revision !== 0) throw new NotFoundError(revisionMessages.revisionNotFound);
   const expiresAt = new Date(Math.floor((ctx.clock.now().getTime() + PREVIEW_LIFETIME_MS) / 1000) * 1000);
   const path = PREVIEW_PATH_PREFIX + signPreview(ctx.config.sessionSecret, { pageId, revision: row.revision, expiresAt });
+  await recordAudit(ctx, {
+    ...sourceOfActor(options.actor ?? null),
+    action: 'page.preview_link_created',
+    target: pageTarget({ id: pageId, title: row.title }),
+    details: { revision: row.revision, expires_at: expiresAt.toISOString() },
+  });
   return { url: ctx.config.baseUrl.replace(/\/+$/, '') + path, path, expires_at: expiresAt, revision: row.revision };
 }
 

@@ -71,6 +71,18 @@ describe('preview links', () => {
     // Placed where it lives: breadcrumbs and navigation as on the site.
     expect(preview.text).to.include('<li><a href="/s1">s1</a></li>');
 
+    // Audited: who let the unpublished content out, and until when.
+    const events = await ctx.db('app_audit_events').where({ action: 'page.preview_link_created' }).select('actor_id', 'target_type', 'target_id', 'target_label', 'details');
+    expect(events).to.deep.equal([
+      {
+        actor_id: editor.id,
+        target_type: 'page',
+        target_id: String(leaf),
+        target_label: 's2',
+        details: { revision: page!.draft_revision, expires_at: res.body.expires_at },
+      },
+    ]);
+
     const live = await request(app).get('/s1/s2');
     expect(live.status).to.equal(200);
     expect(live.text).to.include('Version en ligne').and.not.include('brouillon');
