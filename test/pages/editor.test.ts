@@ -238,6 +238,21 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     expect((await ctx.db('app_pages').where({ id: page.id }).first())!.draft_revision).to.equal(null);
   });
 
+  it('saves a long page in one form: 200 blocks, 400 kB', async () => {
+    const page = await createPage(ctx, {
+      title: 'Longue',
+      blocks: Array.from({ length: 200 }, (_, i) => ({ type: 'paragraph', text: `${i} `.padEnd(2000, 'x') })),
+    });
+    const client = await editor();
+    const { fields } = await open(client, page.id);
+    setField(fields, 'b.199.text', 'Fin revue');
+    const saved = await submitEditor(client, page.id, fields, 'up:199');
+    expect(saved.status).to.equal(303);
+    const blocks = (await getDraft(ctx, page.id)).blocks;
+    expect(blocks).to.have.length(200);
+    expect(blocks[198]).to.deep.equal({ type: 'paragraph', text: 'Fin revue' });
+  });
+
   it('saves with the same number of statements for 2 blocks and for 60', async () => {
     const counts: number[] = [];
     for (const size of [2, 60]) {
