@@ -25,12 +25,18 @@ const joiMessages: Record<string, string> = {
   'object.unknown': '{{#label}} n’est pas un champ accepté.',
   'object.base': '{{#label}} doit être un objet.',
   'array.base': '{{#label}} doit être une liste.',
-  'any.only': '{{#label}} doit valoir : {{#valids}}.',
+  'any.only': '{{#label}} doit valoir : {{#valids}}.',
   'date.base': '{{#label}} doit être une date ISO valide.',
 };
 
+// joi wraps labels in « » without the no-break spaces French puts inside (its wrap takes two
+// characters at most): they are added here, once for every message, custom ones included.
+function frenchGuillemets(message: string): string {
+  return message.replace(/«[\s\u00a0\u202f]*/g, '«\u00a0').replace(/[\s\u00a0\u202f]*»/g, '\u00a0»');
+}
+
 function joiDetails(error: Joi.ValidationError): ErrorDetail[] {
-  return error.details.map((detail) => ({ field: detail.path.join('.') || String(detail.context?.key ?? ''), message: detail.message }));
+  return error.details.map((detail) => ({ field: detail.path.join('.') || String(detail.context?.key ?? ''), message: frenchGuillemets(detail.message) }));
 }
 
 // Compiled once: joi parses message templates and merges preferences on every call

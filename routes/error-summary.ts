@@ -35,7 +35,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 function labelOf(detail: ErrorDetail): string {
-  const quoted = /^«([^»]{1,80})»/.exec(detail.message)?.[1];
+  const quoted = /^«\s*([^»]{1,80}?)\s*»/.exec(detail.message)?.[1];
   if (quoted) return quoted;
   const base = detail.field.split('.')[0];
   return FIELD_LABELS[detail.field] ?? FIELD_LABELS[base] ?? detail.field;

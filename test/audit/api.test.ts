@@ -142,7 +142,7 @@ describe('reading the audit log', () => {
       const response = await request(app).get('/app/api/audit?target_id=5').set('Cookie', reader.cookie);
       expect(response.status).to.equal(400);
       expect(response.body.details.map((detail: { message: string }) => detail.message)).to.deep.equal([
-        '«target_id» demande aussi «target_type» (par exemple « target_type=page&target_id=12 »).',
+        '«\u00a0target_id\u00a0» demande aussi «\u00a0target_type\u00a0» (par exemple «\u00a0target_type=page&target_id=12\u00a0»).',
       ]);
     });
 

@@ -69,17 +69,17 @@ describe('admin pages routes (/app/api/admin/pages)', () => {
 
   describe('errors of SPEC "Errors" (400 with the message)', () => {
     const cases: Array<[string, object, string]> = [
-      ['a missing title', {}, '«title» est obligatoire.'],
+      ['a missing title', {}, '«\u00a0title\u00a0» est obligatoire.'],
       ['a blank title', { title: '   ' }, pageMessages.titleRequired],
       ['an invalid slug', { title: 'T', slug: 'Pas Bon' }, pageMessages.slugInvalid],
       ['a reserved root slug', { title: 'T', slug: 'assets' }, pageMessages.slugReserved('assets')],
       ['a parent that does not exist', { title: 'T', parent_id: 999 }, pageMessages.parentNotFound],
       ['an unknown template', { title: 'T', template: 'nope' }, pageMessages.templateUnknown('nope')],
-      ['blocks that are not objects with a string type', { title: 'T', blocks: [{ text: 'no type' }] }, '«blocks[0].type» est obligatoire.'],
-      ['seo that is not an object', { title: 'T', seo: 'x' }, '«seo» doit être un objet.'],
-      ['a bad visibility', { title: 'T', visibility: 'draft' }, '«visibility» doit valoir'],
-      ['created_at on create', { title: 'T', created_at: '2020-01-01' }, '«created_at» n’est pas un champ accepté.'],
-      ['an unknown field', { title: 'T', owner: 1 }, '«owner» n’est pas un champ accepté.'],
+      ['blocks that are not objects with a string type', { title: 'T', blocks: [{ text: 'no type' }] }, '«\u00a0blocks[0].type\u00a0» est obligatoire.'],
+      ['seo that is not an object', { title: 'T', seo: 'x' }, '«\u00a0seo\u00a0» doit être un objet.'],
+      ['a bad visibility', { title: 'T', visibility: 'draft' }, '«\u00a0visibility\u00a0» doit valoir'],
+      ['created_at on create', { title: 'T', created_at: '2020-01-01' }, '«\u00a0created_at\u00a0» n’est pas un champ accepté.'],
+      ['an unknown field', { title: 'T', owner: 1 }, '«\u00a0owner\u00a0» n’est pas un champ accepté.'],
     ];
     for (const [label, body, message] of cases) {
       it(`POST refuses ${label}`, async () => {

@@ -49,7 +49,7 @@ describe('errors people can act on', () => {
       const [summary] = summariesOf(response.text);
       expect(summary).to.include('<h2>Certaines valeurs envoyées ne sont pas valides.</h2>');
       expect(summary).to.include('<a href="#f-name">Nom</a>').and.include('<a href="#f-email">Courriel</a>');
-      expect(occurrences(response.text, '«Courriel» doit être une adresse de courriel valide.')).to.equal(1);
+      expect(occurrences(response.text, '«\u00a0Courriel\u00a0» doit être une adresse de courriel valide.')).to.equal(1);
     });
 
     it('shows a refusal that names no field in the summary alone', async () => {
@@ -81,7 +81,7 @@ describe('errors people can act on', () => {
       expect(summaries[0]).to.include('autofocus').and.include('tabindex="-1"');
       expect(summaries[0]).to.include('<a href="#field-name">Nom</a>').and.include('<a href="#field-email">Courriel</a>');
       expect(response.text).to.include('id="field-name"').and.include('id="field-email"');
-      expect(occurrences(response.text, '«Courriel» doit être une adresse de courriel valide.')).to.equal(1);
+      expect(occurrences(response.text, '«\u00a0Courriel\u00a0» doit être une adresse de courriel valide.')).to.equal(1);
       expect(await ctx.db('app_auth_users').where({ email: 'nope' }).first()).to.equal(undefined);
     });
 
