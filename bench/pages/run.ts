@@ -2,7 +2,8 @@
 // (depth up to 20):
 //   GET /app/api/pages/by-path and the public HTML page at depth 1, 5 and 20, on the real
 //   application without its read cache (PAGE_CACHE_MB=0: every request runs its
-//   statements) and with it warm (the default); beside a baseline written with bare
+//   statements) and with it warm (the default); an old path of the depth-20 page (a
+//   redirect: 301, at most 2 statements uncached) on both; beside a baseline written with bare
 //   node:http + pg running the same single lookup statement per request
 //   (bench/pages/baseline-server.ts).
 // Reports requests/s, p50/p99/max latency per depth and the ratios against the baseline.
@@ -13,7 +14,7 @@
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { option, scratchDatabase } from '../support.js';
-import { seedPageTree } from './seed.js';
+import { seedPageTree, seedRedirect } from './seed.js';
 import { nodeVersion, startServer, stopServer } from './servers.js';
 
 const nodeBinary = option('node', 'BENCH_NODE', process.execPath);
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     const tree = await seedPageTree(url, TOTAL_PAGES);
+    const redirected = await seedRedirect(url, tree);
     const env = { DATABASE_URL: url, BENCH_DATA_DIR: database.dataDir, NODE_ENV: 'production' };
 
     const results: Record<string, Measure> = {};
@@ -73,6 +75,9 @@ async function main(): Promise<void> {
         results[`${label} by-path depth ${depth}`] = await measure(`http://127.0.0.1:${app.port}/app/api/pages/by-path?path=${tree.paths[depth]}`);
       }
       for (const depth of DEPTHS) results[`${label} HTML depth ${depth}`] = await measure(`http://127.0.0.1:${app.port}/${tree.paths[depth]}`);
+      // 301 answers: autocannon counts them as non-2xx and does not follow them.
+      results[`${label} by-path redirect`] = await measure(`http://127.0.0.1:${app.port}/app/api/pages/by-path?path=${redirected}`);
+      results[`${label} HTML redirect`] = await measure(`http://127.0.0.1:${app.port}/${redirected}`);
       await stopServer(app.child);
     }
 
@@ -90,6 +95,11 @@ async function main(): Promise<void> {
           `HTML ${percent(`uncached HTML depth ${depth}`, base)} uncached, ${percent(`cached HTML depth ${depth}`, base)} cached (target ≥ 200 %)`,
       );
     }
+    console.log(
+      `  redirect (old path of the depth-20 page, 301): by-path ${percent('uncached by-path redirect', 'baseline by-path depth 20')} uncached, ` +
+        `${percent('cached by-path redirect', 'baseline by-path depth 20')} cached; HTML ${percent('uncached HTML redirect', 'baseline by-path depth 20')} uncached, ` +
+        `${percent('cached HTML redirect', 'baseline by-path depth 20')} cached`,
+    );
     console.log('\ndepth 20 against depth 1 (target: the same cost):');
     for (const scenario of ['uncached by-path', 'cached by-path', 'uncached HTML', 'cached HTML']) {
       const deep = results[`${scenario} depth 20`];

@@ -71,3 +71,20 @@ export async function seedPageTree(url: string, total: number): Promise<SeededTr
     await client.end();
   }
 }
+
+/**
+ * An old address of the depth-20 leaf, as a move of its root would have left it: a row
+ * of app_page_redirects whose lookup walks the 20 levels up to compute the current path.
+ * Returns that old path (without the leading `/`).
+ */
+export async function seedRedirect(url: string, tree: SeededTree): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const old = ['ancienne-rubrique', ...tree.paths[20].split('/').slice(1)].join('/');
+    await client.query(`INSERT INTO app_page_redirects (path, page_id, kind) VALUES ($1, $2, 'automatic')`, [`/${old}`, tree.chain[tree.chain.length - 1]]);
+    return old;
+  } finally {
+    await client.end();
+  }
+}
