@@ -63,6 +63,11 @@ export interface Csrf {
   verifyToken: RequestHandler;
   /** Both lines of defence for a form POST: the cross-site refusal, then the token. */
   protection: RequestHandler[];
+  /**
+   * Whether the request's token was minted for the session `sessionId` (one that has
+   * expired since: a form typed while it ran out, kept for after the login).
+   */
+  tokenOfSession(req: Request, sessionId: string): boolean;
 }
 
 /**
@@ -114,5 +119,11 @@ export function createCsrf(ctx: AppContext): Csrf {
     next();
   }
 
-  return { provideToken, verifyToken, protection: [createCrossSiteRefusal(ctx), verifyToken] };
+  function tokenOfSession(req: Request, sessionId: string): boolean {
+    const secretValue = readCookie(req, CSRF_COOKIE);
+    const token = ((req.body ?? {}) as Record<string, unknown>)[CSRF_FIELD];
+    return secretValue !== undefined && tokenMatches(secretValue, sessionId, token);
+  }
+
+  return { provideToken, verifyToken, protection: [createCrossSiteRefusal(ctx), verifyToken], tokenOfSession };
 }

@@ -10,6 +10,7 @@ import type { AppContext } from '../lib/context.js';
 import { createCsrf } from '../middleware/csrf.js';
 import { notFound } from '../middleware/error-handler.js';
 import { requireUser } from '../middleware/require-auth.js';
+import { letLostFormsThrough, refuseLostForms, restoreFormDraft } from './lost-session.js';
 import { adminSurface } from './admin-surface.js';
 import { mountRoutes, route, type AnyRoute } from './define.js';
 
@@ -109,8 +110,8 @@ export function accountRouter(ctx: AppContext, session: RequestHandler[]): Route
   const router = Router();
   const csrf = createCsrf(ctx);
   // Every URL under /account, known or not, needs a session.
-  router.use(...session, requireUser, csrf.provideToken);
+  router.use(...session, letLostFormsThrough(requireUser), csrf.provideToken, restoreFormDraft(ctx));
   mountRoutes(router, ctx, adminSurface(ctx, csrf), profileRoutes);
-  router.use(notFound);
+  router.use(refuseLostForms, notFound);
   return router;
 }

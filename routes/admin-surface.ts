@@ -37,6 +37,6 @@ export function adminSurface(ctx: AppContext, csrf: Csrf): Surface {
       const upload = row.upload ? [parseUploadOfForm(row.upload.field)] : [];
       return [refuseCrossSite, ...upload, csrf.verifyToken, formReached];
     },
-    failure: formFailures(ctx),
+    failure: formFailures(ctx, csrf),
   };
 }

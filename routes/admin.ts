@@ -17,6 +17,7 @@ import { idParam } from '../lib/schema-primitives.js';
 import { createCsrf } from '../middleware/csrf.js';
 import { genericMessages, notFound } from '../middleware/error-handler.js';
 import { requirePermission } from '../middleware/require-auth.js';
+import { letLostFormsThrough, refuseLostForms, restoreFormDraft } from './lost-session.js';
 import { profileRoutes } from './account.js';
 import { adminSurface } from './admin-surface.js';
 import { mountRoutes, route, type AnyRoute } from './define.js';
@@ -193,13 +194,13 @@ function idsAreNumbers(router: Router): void {
 export function adminRouter(ctx: AppContext, session: RequestHandler[]): Router {
   const router = Router();
   const csrf = createCsrf(ctx);
-  router.use(...session, requirePermission(), csrf.provideToken);
+  router.use(...session, letLostFormsThrough(requirePermission()), csrf.provideToken, restoreFormDraft(ctx));
   idsAreNumbers(router);
   const surface = adminSurface(ctx, csrf);
   const profile = Router();
   mountRoutes(profile, ctx, surface, profileRoutes);
   router.use('/profile', profile);
   mountRoutes(router, ctx, surface, ctx.site.adminRoutes);
-  router.use(notFound);
+  router.use(refuseLostForms, notFound);
   return router;
 }

@@ -10,7 +10,9 @@ import type { AppContext } from '../lib/context.js';
 import { RateLimitedError, UnauthenticatedError, ValidationError } from '../lib/errors.js';
 import { toAppError, wantsJson } from '../middleware/error-handler.js';
 import { refundRateLimit } from '../middleware/rate-limit.js';
-import type { AnyRoute, FormLocals, FormSpec } from './define.js';
+import type { Csrf } from '../middleware/csrf.js';
+import type { AnyCall, AnyRoute, FormLocals, FormSpec } from './define.js';
+import { keepFormForLogin } from './lost-session.js';
 import { completeErrorSummary, errorSummaryOf, type ErrorSummary } from './error-summary.js';
 
 const MAX_ECHOED_LENGTH = 5000;
@@ -33,8 +35,18 @@ export function formReached(_req: Request, res: Response, next: NextFunction): v
   next();
 }
 
-export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
+/** Which form of the page failed: the spec's name, or read from the call. */
+function formNameOf(spec: FormSpec, call: AnyCall): string | undefined {
+  return typeof spec.name === 'function' ? spec.name(call) : spec.name;
+}
+
+export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf?: Csrf) {
   return async function formFailureHandler(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
+    // A form sent after its session expired: kept for after the login (routes/lost-session.ts).
+    if (error instanceof UnauthenticatedError && res.locals.lostSession && csrf && !res.headersSent) {
+      const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
+      if (await keepFormForLogin(ctx, csrf, req, res, formNameOf(spec, call), echoedValues(req.body))) return;
+    }
     if (res.headersSent || !res.locals.formReached) return next(error);
     const appError = toAppError(error);
     // Input refused by its own rules (joi at the edge, the password policy before any
@@ -59,7 +71,7 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec) {
     const fieldErrors: Record<string, string> = {};
     for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
     const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
-    const form = typeof spec.name === 'function' ? spec.name(call) : spec.name;
+    const form = formNameOf(spec, call);
     ctx.logger.debug({ requestId: req.id, code: appError.code, form, path: req.path }, 'form refused');
     const errorSummary = errorSummaryOf(appError.message, appError.details);
     const locals: FormLocals = { form, values: echoedValues(req.body), error: appError.message, errorCode: appError.code, fieldErrors, errorSummary };
@@ -83,6 +95,6 @@ function completeSummaryWhenRendered(req: Request, res: Response, summary: Error
 }
 
 /** The failure handlers of a row: its form's re-render, when it has a form. */
-export function formFailures(ctx: AppContext) {
-  return (row: AnyRoute) => (row.form ? [formFailure(ctx, row, row.form)] : []);
+export function formFailures(ctx: AppContext, csrf?: Csrf) {
+  return (row: AnyRoute) => (row.form ? [formFailure(ctx, row, row.form, csrf)] : []);
 }

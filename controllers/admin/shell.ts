@@ -83,6 +83,14 @@ function takeFlash(req: Request): Array<{ type: FlashType; message: string }> {
   return messages;
 }
 
+/** A form kept while the session expired comes back filled, over the page's defaults (routes/lost-session.ts). */
+function restoredLocals(res: Response, locals: Record<string, unknown>): Record<string, unknown> {
+  const restored = res.locals.restoredForm;
+  if (!restored) return {};
+  const defaults = locals.values && typeof locals.values === 'object' ? locals.values : {};
+  return { form: restored.form, values: { ...defaults, ...restored.values } };
+}
+
 /**
  * Renders a screen in the admin layout with navigation, user and pending flash
  * messages; a template error rejects, so it reaches the caller's error handling.
@@ -90,7 +98,15 @@ function takeFlash(req: Request): Array<{ type: FlashType; message: string }> {
 export function renderAdmin(call: ScreenCall, view: string, locals: Record<string, unknown>, status = 200): Promise<void> {
   const { ctx, req, res } = call;
   res.set('Cache-Control', 'no-store');
-  const context = { user: req.user, nav: navigationFor(ctx, req), flash: takeFlash(req), values: {}, fieldErrors: {}, ...locals };
+  const context = {
+    user: req.user,
+    nav: navigationFor(ctx, req),
+    flash: takeFlash(req),
+    values: {},
+    fieldErrors: {},
+    ...locals,
+    ...restoredLocals(res, locals),
+  };
   return new Promise((resolve, reject) => {
     res.status(status).render(view, context, (error: Error | null, html?: string) => {
       if (error) return reject(error);

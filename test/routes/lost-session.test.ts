@@ -1,0 +1,141 @@
+// A session that expires while a form is filled: the POST leads to the login page with
+// the way back, what was typed (never a password) is kept server-side under a cookie
+// token, never in the URL, and the page shows it again once, after the login. The kept
+// form passes the cross-site and CSRF token checks a form passes.
+import { expect } from 'chai';
+import request from 'supertest';
+import type { AppContext } from '../../lib/context.js';
+import { restoredMessage } from '../../routes/lost-session.js';
+import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
+import { caller, logIn, type LoggedIn } from '../support/fixtures.js';
+import { FormClient, useFakeClock } from '../support/form-client.js';
+
+const cookiesOf = (response: request.Response) => ([] as string[]).concat(response.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]);
+const setCookieLine = (response: request.Response, name: string) =>
+  ([] as string[]).concat(response.headers['set-cookie'] ?? []).find((line) => line.startsWith(`${name}=`));
+
+describe('a form sent after its session expired', () => {
+  let app: App;
+  let ctx: AppContext;
+  const clock = useFakeClock();
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
+
+  /** Opens the page signed in, then the session expires; returns what the browser still holds. */
+  async function openThenExpire(page: string): Promise<{ user: LoggedIn & { id: number }; cookie: string; token: string }> {
+    const user = await caller(ctx, { role: 'admin', name: 'Ada' });
+    const shown = await request(app).get(page).set('Cookie', user.cookie);
+    expect(shown.status).to.equal(200);
+    const token = /name="_csrf" value="([^"]+)"/.exec(shown.text)![1];
+    const cookie = [user.cookie, ...cookiesOf(shown)].join('; ');
+    await ctx.db('app_auth_sessions').where({ user_id: user.id }).delete();
+    return { user, cookie, token };
+  }
+
+  const typed = { name: 'Bob Martin', email: 'bob@example.com', password: 'a secret password' };
+
+  it('leads to the login page with the way back, keeps what was typed but the password, and gives it back once after the login', async () => {
+    const { user, cookie, token } = await openThenExpire('/admin/users/new');
+    const sent = await request(app)
+      .post('/admin/users')
+      .set('Cookie', cookie)
+      .set('Referer', 'http://site.test/admin/users/new')
+      .type('form')
+      .send({ _csrf: token, ...typed });
+    expect(sent.status).to.equal(303);
+    expect(sent.headers.location).to.equal('/auth/login?next=%2Fadmin%2Fusers%2Fnew');
+    expect(sent.headers.location).not.to.include('bob');
+    const draftCookie = setCookieLine(sent, 'site.form')!;
+    expect(draftCookie).to.include('HttpOnly').and.include('SameSite=Lax');
+    expect(await ctx.db('app_auth_users').where({ email: typed.email }).first()).to.equal(undefined);
+    const [row] = await ctx.db('app_auth_form_drafts');
+    expect(row.page).to.equal('/admin/users/new');
+    expect(row.fields).to.deep.equal({ name: typed.name, email: typed.email });
+    expect(JSON.stringify(row)).not.to.include('secret');
+
+    // The login page keeps the way back.
+    const login = await request(app).get(sent.headers.location);
+    expect(login.text).to.include('name="next" value="/admin/users/new"');
+
+    const again = await logIn(ctx, user);
+    const withDraft = `${again.cookie}; ${draftCookie.split(';')[0]}`;
+    const restored = await request(app).get('/admin/users/new').set('Cookie', withDraft);
+    expect(restored.status).to.equal(200);
+    expect(restored.text).to.include('value="Bob Martin"').and.include('value="bob@example.com"');
+    expect(restored.text).not.to.include('a secret password');
+    expect(restored.text).to.include(restoredMessage);
+    expect(setCookieLine(restored, 'site.form')).to.match(/^site\.form=;/);
+    expect(await ctx.db('app_auth_form_drafts')).to.have.length(0);
+
+    const later = await request(app).get('/admin/users/new').set('Cookie', withDraft);
+    expect(later.text).not.to.include('value="Bob Martin"');
+  });
+
+  it('gives a form of a page with several forms back to the right form', async () => {
+    const { user, cookie, token } = await openThenExpire('/account');
+    const sent = await request(app)
+      .post('/account/name')
+      .set('Cookie', cookie)
+      .set('Referer', 'http://site.test/account')
+      .type('form')
+      .send({ _csrf: token, name: 'Ada Lovelace' });
+    expect(sent.status).to.equal(303);
+    expect(sent.headers.location).to.equal('/auth/login?next=%2Faccount');
+    const [row] = await ctx.db('app_auth_form_drafts');
+    expect(row.form).to.equal('name');
+    const again = await logIn(ctx, user);
+    const restored = await request(app)
+      .get('/account')
+      .set('Cookie', `${again.cookie}; ${setCookieLine(sent, 'site.form')!.split(';')[0]}`);
+    expect(restored.text).to.include('value="Ada Lovelace"');
+    expect((await ctx.db('app_auth_users').where({ id: user.id }).first())!.name).to.equal('Ada');
+  });
+
+  it('keeps nothing from another site, nor without the token of the expired session', async () => {
+    const { cookie, token } = await openThenExpire('/admin/users/new');
+    const crossSite = await request(app)
+      .post('/admin/users')
+      .set('Cookie', cookie)
+      .set('Sec-Fetch-Site', 'cross-site')
+      .type('form')
+      .send({ _csrf: token, ...typed });
+    expect(crossSite.status).to.equal(401);
+    const wrongToken = await request(app)
+      .post('/admin/users')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: 'forged.token', ...typed });
+    expect(wrongToken.status).to.equal(401);
+    const noSession = await request(app)
+      .post('/admin/users')
+      .type('form')
+      .send({ _csrf: token, ...typed });
+    expect(noSession.status).to.equal(401);
+    for (const response of [crossSite, wrongToken, noSession]) expect(setCookieLine(response, 'site.form')).to.equal(undefined);
+    expect(await ctx.db('app_auth_form_drafts')).to.have.length(0);
+  });
+
+  it('still refuses, without keeping anything, JSON clients and URLs no form answers', async () => {
+    const { cookie, token } = await openThenExpire('/admin/users/new');
+    const json = await request(app)
+      .post('/admin/users')
+      .set('Cookie', cookie)
+      .set('Accept', 'application/json')
+      .type('form')
+      .send({ _csrf: token, ...typed });
+    expect(json.status).to.equal(401);
+    expect(json.body.code).to.equal('unauthenticated');
+    const unknown = await request(app).post('/admin/no-such-form').set('Cookie', cookie).type('form').send({ _csrf: token, name: 'x' });
+    expect(unknown.status).to.equal(401);
+    expect(await ctx.db('app_auth_form_drafts')).to.have.length(0);
+  });
+
+  it('leaves the login form itself as it was (a visitor of /auth has no session to lose)', async () => {
+    const response = await new FormClient(app, clock).submit('/auth/login', { email: 'nobody@example.com', password: 'wrong password' });
+    expect(response.status).to.be.oneOf([400, 401]);
+    expect(setCookieLine(response, 'site.form')).to.equal(undefined);
+  });
+});
