@@ -141,6 +141,13 @@ describe('the walk of a new site owner, in a browser', function () {
       const data = await seedWalk(ctx, owner!.id);
       // An invitation through the screen: its email is walked too.
       await first.goto(`${baseUrl}/admin/users/new`);
+      // A mistyped address first: the refused form (summary, message by the field) is walked too.
+      await fillAndSubmit(first, [
+        ['Nom', 'Inès Petit'],
+        ['Courriel', 'ines@'],
+      ]);
+      expect(await ctx.db('app_auth_users').where({ name: 'Inès Petit' }).first()).to.equal(undefined);
+      await check(first, 'invitation refused', WIDTHS[0]);
       await fillAndSubmit(first, [
         ['Nom', 'Inès Petit'],
         ['Courriel', 'ines@example.com'],
