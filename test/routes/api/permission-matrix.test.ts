@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { issueToken } from '../../../models/auth/verifications.js';
+import { saveDraft, schedulePublication } from '../../../models/pages/drafts.js';
 import { createRedirect } from '../../../models/pages/redirects.js';
 import type { User } from '../../../models/auth/users.js';
 import type { Access } from '../../../routes/define.js';
@@ -18,6 +19,14 @@ interface Sample {
   ok: number;
   path(fixture: Fixture): string | Promise<string>;
   body?(fixture: Fixture): object | Promise<object>;
+}
+
+/** The fixture's page with a pending draft (scheduled in an hour when asked); its id. */
+async function pageWithDraft(f: Fixture, scheduled = false): Promise<number> {
+  const { id } = await f.page();
+  await saveDraft(f.ctx, id, { title: 'Brouillon' });
+  if (scheduled) await schedulePublication(f.ctx, id, new Date(f.ctx.clock.nowMs() + 3_600_000));
+  return id;
 }
 
 const SAMPLES: Record<string, Sample> = {
@@ -101,6 +110,15 @@ const SAMPLES: Record<string, Sample> = {
   'POST /admin/pages/:id/duplicate': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/duplicate` },
   'POST /admin/pages/:id/preview-link': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-link` },
   'DELETE /admin/pages/:id': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}` },
+  // Revisions, drafts and publishing: the page has a pending draft where the row needs one.
+  'GET /admin/pages/:id/revisions': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions` },
+  'GET /admin/pages/:id/revisions/:number': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions/1` },
+  'POST /admin/pages/:id/revisions/:number/restore': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions/1/restore` },
+  'GET /admin/pages/:id/draft': { ok: 200, path: async (f) => `/admin/pages/${await pageWithDraft(f)}/draft` },
+  'PUT /admin/pages/:id/draft': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/draft`, body: () => ({ title: 'Brouillon' }) },
+  'DELETE /admin/pages/:id/draft': { ok: 204, path: async (f) => `/admin/pages/${await pageWithDraft(f)}/draft` },
+  'POST /admin/pages/:id/publish': { ok: 200, path: async (f) => `/admin/pages/${await pageWithDraft(f)}/publish` },
+  'DELETE /admin/pages/:id/schedule': { ok: 204, path: async (f) => `/admin/pages/${await pageWithDraft(f, true)}/schedule` },
   // Pages module: media library (pages.manage)
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },
   'POST /admin/media': { ok: 201, path: () => '/admin/media' },
