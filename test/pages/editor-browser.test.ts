@@ -8,12 +8,12 @@ import type { Server } from 'node:http';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppContext } from '../../lib/context.js';
-import { getDraft } from '../../models/pages/drafts.js';
+import { getDraft, saveDraft } from '../../models/pages/drafts.js';
 import { createPage, getPage } from '../../models/pages/pages.js';
 import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { caller } from '../support/fixtures.js';
-import { axeViolations } from '../support/walk.js';
+import { axeViolations, checkScreen } from '../support/walk.js';
 
 describe('page editor in a browser (JavaScript on and off)', function () {
   this.timeout(120_000);
@@ -154,6 +154,17 @@ describe('page editor in a browser (JavaScript on and off)', function () {
       expect(kept.blocks[1]).to.deep.equal({ type: 'paragraph', text: 'Texte du second onglet' });
     });
   }
+
+  it('shows the history and the comparison of two revisions with nothing for axe-core nor the typography check to find', async () => {
+    const page = await threeBlocks();
+    await saveDraft(ctx, page.id, { title: 'Atelier revu', blocks: [{ type: 'paragraph', text: 'Autre texte' }] });
+    const { page: tab } = await editorTab(true);
+    for (const path of [`/admin/pages/${page.id}/revisions`, `/admin/pages/${page.id}/revisions/compare?a=1&b=2`, '/admin/pages']) {
+      const response = await tab.goto(baseUrl + path);
+      expect(response?.status(), path).to.equal(200);
+      expect(await checkScreen(tab, path)).to.deep.equal([]);
+    }
+  });
 
   it('JavaScript on: adds a block in place without a reload, and asks before leaving with unsaved changes', async () => {
     const page = await threeBlocks();
