@@ -14,6 +14,11 @@ export default defineConfig(
   },
   js.configs.recommended,
   {
+    // French text puts no-break spaces before « : ; ? ! » and inside « »: in template
+    // literals as in strings, they are text, not stray whitespace in code.
+    rules: { 'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true }] },
+  },
+  {
     files: ['**/*.ts'],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
