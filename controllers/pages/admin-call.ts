@@ -5,13 +5,7 @@ import { idParam } from '../../lib/schema-primitives.js';
 import type { Actor } from '../../models/audit.js';
 import type { AnyCall } from '../../routes/define.js';
 
-/** A block's position in the page: 0…499, plain digits. */
-export const blockIndexParam = Joi.string()
-  .pattern(/^(0|[1-9][0-9]{0,2})$/)
-  .custom((value: string) => Number(value));
-
 export const pageParams = Joi.object<{ id: number }>({ id: idParam.required() });
-export const blockParams = Joi.object<{ id: number; index: number }>({ id: idParam.required(), index: blockIndexParam.required() });
 
 /** The logged-in user and the client address: the pages and media models record them. */
 export function actorOf(call: AnyCall): Actor | null {

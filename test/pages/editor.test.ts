@@ -164,6 +164,22 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     expect((await ctx.db('app_pages').where({ id: page.id }).first())!.scheduled_at).to.equal(null);
   });
 
+  it('abandons the draft after confirmation: the form shows the live page again', async () => {
+    const page = await pageWithBlocks(1);
+    const client = await editor();
+    let { fields } = await open(client, page.id);
+    setField(fields, 'title', 'Titre abandonné');
+    await submitEditor(client, page.id, fields);
+    ({ fields } = await open(client, page.id));
+    expect(fieldValue(fields, 'title')).to.equal('Titre abandonné');
+    const discarded = await submitEditor(client, page.id, fields, 'discard');
+    expect(discarded.status).to.equal(303);
+    const shown = await client.follow(discarded);
+    expect(textOf(shown.text)).to.include('Le brouillon est abandonné');
+    expect(fieldValue(formFields(shown.text), 'title')).to.equal('Atelier');
+    expect((await ctx.db('app_pages').where({ id: page.id }).first())!.draft_revision).to.equal(null);
+  });
+
   it('shows the conflict screen to the second of two saves from the same revision: both contents, nothing written', async () => {
     const page = await pageWithBlocks(2);
     const first = await editor();
