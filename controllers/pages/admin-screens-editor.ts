@@ -20,6 +20,7 @@ import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { currentContent, type PageContent } from '../../models/pages/revision-store.js';
 import { slugify } from '../../models/pages/slugs.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
+import type { ErrorSummary } from '../../routes/error-summary.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
@@ -245,6 +246,22 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
   call.res.redirect(303, `${base}?done=${outcome.done}&at=${Math.max(0, outcome.at)}`);
 }
 
+/** The summary's links name a block's field as the form does (`b.<key>.<field>`), labelled «Bloc n : field». */
+function summaryOfDocument(document: EditorDocument, summary: ErrorSummary | undefined): ErrorSummary | undefined {
+  if (!summary) return summary;
+  const fields = summary.fields.map((entry) => {
+    const byKey = /^b\.([a-z0-9]+)\.(.+)$/.exec(entry.name);
+    const byIndex = /^blocks\.(\d+)\.(.+)$/.exec(entry.name);
+    const index = byKey ? document.blocks.findIndex((item) => item.key === byKey[1]) : byIndex ? Number(byIndex[1]) : -1;
+    const block = document.blocks[index];
+    if (!block) return entry.name === 'at' ? { ...entry, name: 'schedule_at' } : entry;
+    const name = (byKey ?? byIndex)![2];
+    const label = block.fields?.find((field) => field.name === name)?.label ?? name;
+    return { ...entry, name: `b.${block.key}.${name}`, label: `Bloc ${index + 1}\u00a0: ${label}` };
+  });
+  return { ...summary, fields };
+}
+
 /**
  * A refused POST: the submitted document comes back as typed (read again from the
  * request, whole: the generic echo shortens long texts) with the messages in place;
@@ -256,7 +273,8 @@ export async function rerenderEditor(catalog: PageCatalog, options: TreeOptions,
   const fieldErrors = placeErrors(document, locals.fieldErrors);
   const submittedRevision = typeof body.if_revision === 'string' ? body.if_revision : '';
   if (locals.errorCode === 'revision_conflict') return showConflict(catalog, options, call, document, status);
-  await showEditor(catalog, options, call, { ...locals, editor: { document, fieldErrors, ifRevision: submittedRevision } }, status);
+  const errorSummary = summaryOfDocument(document, locals.errorSummary as ErrorSummary | undefined);
+  await showEditor(catalog, options, call, { ...locals, errorSummary, editor: { document, fieldErrors, ifRevision: submittedRevision } }, status);
 }
 
 /** The conflict screen: the submitted document, editable, beside the current content. */

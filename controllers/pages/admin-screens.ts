@@ -140,8 +140,17 @@ export async function duplicate(call: Call<{ id: number }>): Promise<void> {
 export async function confirmDeletePage(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const id = pathId(call);
   const [page, descendants] = await Promise.all([getPage(call.ctx, id), countDescendants(call.ctx, id)]);
-  const error = locals.error === pageMessages.hasChildren ? pageScreenMessages.hasChildren : locals.error;
-  await renderAdmin(call, 'admin/pages/delete.njk', { pageTitle: `Supprimer la page ${page.title}`, page, descendants, ...locals, error }, status);
+  const mapped = locals.error === pageMessages.hasChildren;
+  const error = mapped ? pageScreenMessages.hasChildren : locals.error;
+  // The summary's title is the refusal's message: this page words it for its checkbox.
+  const summary = locals.errorSummary as { title: string } | undefined;
+  const errorSummary = mapped && summary ? { ...summary, title: error } : summary;
+  await renderAdmin(
+    call,
+    'admin/pages/delete.njk',
+    { pageTitle: `Supprimer la page ${page.title}`, page, descendants, ...locals, error, errorSummary },
+    status,
+  );
 }
 
 // POST /admin/pages/:id/delete {cascade?}
