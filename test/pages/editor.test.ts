@@ -232,6 +232,8 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     expect(fieldValue(again, 'b.1.href')).to.equal('javascript:alert(1)');
     expect(/id="b-1-href-error"[^>]*>([^<]*)/.exec(refused.text)?.[1]).to.equal(blockMessages.hrefInvalid);
     expect(textOf(refused.text)).to.include('Rien n’est enregistré');
+    // The summary at the top links to the block's field, named by its block.
+    expect(refused.text).to.match(/<a href="#field-b\.1\.href">Bloc 2\u00a0: Adresse/);
     expect((await ctx.db('app_pages').where({ id: page.id }).first())!.draft_revision).to.equal(null);
   });
 
