@@ -2,6 +2,7 @@
 // catalog is created by the module's register() and handed to the route handlers that
 // need it; model calls given none use a fresh built-in one.
 import { createBlockRegistry, type BlockRegistry } from './blocks.js';
+import { LRUCache } from 'lru-cache';
 import { createParagraphMarkdown, type ParagraphMarkdown } from './markdown.js';
 import { createTemplateRegistry, type TemplateRegistry } from './templates.js';
 
@@ -10,9 +11,16 @@ export interface PageCatalog {
   blocks: BlockRegistry;
   /** Paragraph blocks' Markdown subset, rendered for the public site. */
   markdown: ParagraphMarkdown;
+  /** Site fragments rendered once and reused (the header's navigation, by its links). */
+  fragments: LRUCache<string, string>;
 }
 
 /** The built-in templates (`default`, `section`) and block types. */
 export function createPageCatalog(): PageCatalog {
-  return { templates: createTemplateRegistry(), blocks: createBlockRegistry(), markdown: createParagraphMarkdown() };
+  return {
+    templates: createTemplateRegistry(),
+    blocks: createBlockRegistry(),
+    markdown: createParagraphMarkdown(),
+    fragments: new LRUCache<string, string>({ max: 256 }),
+  };
 }
