@@ -2,14 +2,23 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { startBackgroundJobs } from '../../lib/modules.js';
-import { saveDraft, schedulePublication } from '../../models/pages/drafts.js';
+import { pageState, saveDraft, schedulePublication } from '../../models/pages/drafts.js';
 import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { publishDuePages, startScheduledPublishing } from '../../services/scheduled-publishing.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
-import { makePage, userWith } from './helpers.js';
+import { countStatements, makePage, userWith } from './helpers.js';
 
 const T0 = Date.UTC(2030, 0, 15, 9, 0, 0);
 const MINUTE = 60_000;
+
+describe('pageState (the tree screen)', () => {
+  it('says scheduled, then pending draft, then private, else published', () => {
+    expect(pageState({ visibility: 'public', draft_revision: null, scheduled_at: null })).to.equal('published');
+    expect(pageState({ visibility: 'private', draft_revision: null, scheduled_at: null })).to.equal('private');
+    expect(pageState({ visibility: 'private', draft_revision: 3, scheduled_at: null })).to.equal('draft');
+    expect(pageState({ visibility: 'public', draft_revision: 3, scheduled_at: new Date(T0) })).to.equal('scheduled');
+  });
+});
 
 describe('scheduled publishing', () => {
   let app: App;
@@ -125,6 +134,14 @@ describe('scheduled publishing', () => {
       const [event] = await events('page.scheduled_published');
       expect(event).to.deep.include({ actor_id: manager.id, ip: null, target_id: String(id) });
       expect((await request(app).get('/annonce')).text).to.include('Annonce officielle');
+    });
+
+    it('costs one statement a second while nothing is due (no transaction, no lock)', async () => {
+      await scheduledPage('annonce', 'Annonce officielle', T0 + 10 * MINUTE);
+      const idle = await countStatements(ctx, () => publishDuePages(ctx));
+      expect(idle.result).to.deep.equal({ published: [], refused: [] });
+      expect(idle.sql).to.have.length(1);
+      expect(idle.sql[0]).to.match(/^select/i);
     });
 
     it('publishes each due page exactly once when two applications on one database claim at the same time', async () => {
