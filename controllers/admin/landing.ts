@@ -37,7 +37,7 @@ export function nextSteps(counts: SiteCounts, can: (permission: string) => boole
       label: 'Créer une première page',
       href: '/admin/pages/new',
       done,
-      note: done ? 'Fait\u202f: le site a des pages.' : 'Le site n’a encore aucune page.',
+      note: done ? 'Fait\u00a0: le site a des pages.' : 'Le site n’a encore aucune page.',
     });
   }
   if (can('users.manage')) {
@@ -46,7 +46,7 @@ export function nextSteps(counts: SiteCounts, can: (permission: string) => boole
       label: 'Inviter une personne',
       href: '/admin/users/new',
       done,
-      note: done ? 'Fait\u202f: le site a plusieurs comptes.' : 'Seul ce compte existe pour l’instant.',
+      note: done ? 'Fait\u00a0: le site a plusieurs comptes.' : 'Seul ce compte existe pour l’instant.',
     });
   }
   const online = counts.pages.online > 0;
@@ -54,7 +54,7 @@ export function nextSteps(counts: SiteCounts, can: (permission: string) => boole
     label: 'Voir le site',
     href: '/',
     done: online,
-    note: online ? 'Fait\u202f: des pages sont en ligne.' : 'Aucune page n’est encore en ligne.',
+    note: online ? 'Fait\u00a0: des pages sont en ligne.' : 'Aucune page n’est encore en ligne.',
   });
   return steps;
 }
