@@ -296,7 +296,7 @@ describe('/admin/users screens', () => {
       const boss = await makeUser(ctx, { role: 'admin', name: 'Boss' });
       const response = await manager.post(`/admin/users/${boss.id}/email`, { email: 'stolen@example.com' }, `/admin/users/${boss.id}`);
       expect(response.status).to.equal(403);
-      expect(textOf(response.text)).to.include('ne peut pas être modifié depuis ce compte');
+      expect(textOf(response.text)).to.include('des permissions absentes du compte connecté : il ne peut pas être modifié depuis celui-ci');
       expect((await ctx.db('app_auth_users').where({ id: boss.id }).first())!.email).not.to.equal('stolen@example.com');
     });
 
@@ -335,7 +335,7 @@ describe('/admin/users screens', () => {
       const boss = await makeUser(ctx, { role: 'admin', email: 'boss@example.com' });
       const response = await manager.post(`/admin/users/${boss.id}/send-password-reset`, {}, `/admin/users/${boss.id}`);
       expect(response.status).to.equal(403);
-      expect(textOf(response.text)).to.include('ne peut pas être modifié depuis ce compte');
+      expect(textOf(response.text)).to.include('des permissions absentes du compte connecté : il ne peut pas être modifié depuis celui-ci');
       await ctx.background.settle();
       expect(smtp.messages).to.have.length(0);
       expect(await ctx.db('app_auth_verifications').where({ user_id: boss.id })).to.have.length(0);
