@@ -73,7 +73,11 @@ export async function createPreviewLink(ctx: AppContext, pageId: number, options
   const row = await ctx
     .db(`${PAGES_TABLE} as p`)
     .leftJoin(`${REVISIONS_TABLE} as r`, function joinRevision() {
-      this.on('r.page_id', '=', 'p.id').andOn('r.number', '=', ctx.db.raw('COALESCE(?::integer, p.draft_revision, p.published_revision, p.revision)', [options.revision ?? null]));
+      this.on('r.page_id', '=', 'p.id').andOn(
+        'r.number',
+        '=',
+        ctx.db.raw('COALESCE(?::integer, p.draft_revision, p.published_revision, p.revision)', [options.revision ?? null]),
+      );
     })
     .where('p.id', pageId)
     .first<{ title: string; revision: number; number: number | null } | undefined>(
@@ -113,7 +117,20 @@ export async function readPreview(ctx: AppContext, claim: PreviewClaim): Promise
       this.on('r.page_id', '=', 'p.id').andOnVal('r.number', '=', claim.revision);
     })
     .where('p.id', claim.pageId)
-    .first<(Page & { r_number: number | null; r_title: string; r_slug: string; r_parent_id: number | null; r_template: string; r_blocks: unknown; r_seo: Record<string, unknown>; r_visibility: Page['visibility']; r_recorded_at: Date }) | undefined>(
+    .first<
+      | (Page & {
+          r_number: number | null;
+          r_title: string;
+          r_slug: string;
+          r_parent_id: number | null;
+          r_template: string;
+          r_blocks: unknown;
+          r_seo: Record<string, unknown>;
+          r_visibility: Page['visibility'];
+          r_recorded_at: Date;
+        })
+      | undefined
+    >(
       'p.*',
       'r.number as r_number',
       'r.title as r_title',
@@ -129,7 +146,17 @@ export async function readPreview(ctx: AppContext, claim: PreviewClaim): Promise
   const { r_number, r_title, r_slug, r_parent_id, r_template, r_blocks, r_seo, r_visibility, r_recorded_at, ...live } = row;
   let page: Page;
   if (r_number !== null) {
-    page = { ...live, title: r_title, slug: r_slug, parent_id: r_parent_id, template: r_template, blocks: r_blocks as Page['blocks'], seo: r_seo ?? {}, visibility: r_visibility, updated_at: r_recorded_at };
+    page = {
+      ...live,
+      title: r_title,
+      slug: r_slug,
+      parent_id: r_parent_id,
+      template: r_template,
+      blocks: r_blocks as Page['blocks'],
+      seo: r_seo ?? {},
+      visibility: r_visibility,
+      updated_at: r_recorded_at,
+    };
   } else if (claim.revision === 0 && live.revision === 0) {
     page = live;
   } else {
@@ -138,7 +165,13 @@ export async function readPreview(ctx: AppContext, claim: PreviewClaim): Promise
   page.blocks = await attachMedia(ctx, page.blocks);
   const chain = page.parent_id === null ? [] : await chainOf(ctx, page.parent_id);
   const state =
-    claim.revision === live.draft_revision ? (live.scheduled_at ? 'scheduled' : 'draft') : claim.revision === (live.published_revision ?? live.revision) ? 'published' : 'superseded';
+    claim.revision === live.draft_revision
+      ? live.scheduled_at
+        ? 'scheduled'
+        : 'draft'
+      : claim.revision === (live.published_revision ?? live.revision)
+        ? 'published'
+        : 'superseded';
   return {
     page,
     ancestorTitles: chain.map((step) => step.title),

@@ -72,7 +72,10 @@ describe('preview links', () => {
     expect(preview.text).to.include('<li><a href="/s1">s1</a></li>');
 
     // Audited: who let the unpublished content out, and until when.
-    const events = await ctx.db('app_audit_events').where({ action: 'page.preview_link_created' }).select('actor_id', 'target_type', 'target_id', 'target_label', 'details');
+    const events = await ctx
+      .db('app_audit_events')
+      .where({ action: 'page.preview_link_created' })
+      .select('actor_id', 'target_type', 'target_id', 'target_label', 'details');
     expect(events).to.deep.equal([
       {
         actor_id: editor.id,

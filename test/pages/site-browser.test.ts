@@ -57,7 +57,9 @@ describe('the public site and a preview link in a browser', function () {
         expect(await page.locator('.breadcrumbs li').allTextContents()).to.deep.equal(['Accueil', 's1', 's2', 's3']);
         expect(await page.locator('.block-paragraph em').textContent()).to.equal('mot');
         const families = await page.evaluate(() =>
-          ['.site-name', '.site-nav a', '.breadcrumbs a', 'h1', '.block-paragraph', '.site-footer a'].map((selector) => getComputedStyle(document.querySelector(selector)!).fontFamily),
+          ['.site-name', '.site-nav a', '.breadcrumbs a', 'h1', '.block-paragraph', '.site-footer a'].map(
+            (selector) => getComputedStyle(document.querySelector(selector)!).fontFamily,
+          ),
         );
         expect(new Set(families).size, families.join(' | ')).to.equal(1);
         await page.context().close();
