@@ -4,7 +4,7 @@
 // pages.view reads, pages.manage writes (the route rows, routes/pages/redirects.ts).
 import Joi from 'joi';
 import { id, idParam, pagination, text } from '../../lib/schema-primitives.js';
-import { createRedirect, deleteRedirect, listRedirects, type RedirectInput } from '../../models/pages/redirects.js';
+import { createRedirect, deleteRedirect, listRedirects, pageIdFromForm, type RedirectInput } from '../../models/pages/redirects.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
@@ -51,10 +51,10 @@ export const redirectScreenQuery = Joi.object<{ path?: string; page: number }>({
   page: Joi.number().integer().min(1).max(100_000).default(1),
 });
 
-/** The add form: the page as its number (shown in its editor's address, /admin/pages/<id>). */
-export const redirectForm = Joi.object<{ from: string; page_id: number }>({
+/** The add form: the page by its current address, or by its number (its editor's address, /admin/pages/<id>). */
+export const redirectForm = Joi.object<{ from: string; page_id: string }>({
   from: text().trim().max(7000).required().label('Ancienne adresse'),
-  page_id: id.required().label('Page cible').messages({ 'number.base': '«\u00a0Page cible\u00a0» doit être un numéro de page.' }),
+  page_id: text().trim().max(7000).required().label('Page cible'),
 });
 
 // GET /admin/redirects?path=&page=
@@ -69,9 +69,10 @@ export async function showRedirects(call: AnyCall, locals: FormLocals = {}, stat
   await renderAdmin(call, 'admin/pages/redirects.njk', { pageTitle: 'Redirections', items, total, page, pages, filter, canManage, ...locals }, status);
 }
 
-// POST /admin/redirects {from, page_id}
-export async function saveRedirectForm(call: Call<Record<string, never>, Record<string, never>, RedirectInput>): Promise<void> {
-  await createRedirect(call.ctx, call.body, actorOf(call));
+// POST /admin/redirects {from, page_id: a number or the page's current address}
+export async function saveRedirectForm(call: Call<Record<string, never>, Record<string, never>, { from: string; page_id: string }>): Promise<void> {
+  const pageId = await pageIdFromForm(call.ctx, call.body.page_id);
+  await createRedirect(call.ctx, { from: call.body.from, page_id: pageId }, actorOf(call));
   redirectWithFlash(call.req, call.res, '/admin/redirects', redirectScreenMessages.created);
 }
 

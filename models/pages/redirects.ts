@@ -161,6 +161,19 @@ async function pageAt(ctx: AppContext, segments: string[]): Promise<number | nul
   return rows[0]?.id ?? null;
 }
 
+/**
+ * The page a form names by its number or by its current path (`/a/b`, any visibility);
+ * a 400 on `field` when there is none.
+ */
+export async function pageIdFromForm(ctx: AppContext, value: string, field = 'page_id'): Promise<number> {
+  const trimmed = value.trim();
+  if (/^[1-9][0-9]{0,9}$/.test(trimmed) && Number(trimmed) <= 2_147_483_647) return Number(trimmed);
+  const { segments } = normalizeRedirectPath(trimmed, field);
+  const id = await pageAt(ctx, segments);
+  if (id === null) throw fieldError(field, redirectMessages.pageMissing);
+  return id;
+}
+
 function redirectTarget(redirect: { id: number; path: string }): AuditTarget {
   return { type: 'redirect', id: redirect.id, label: redirect.path };
 }

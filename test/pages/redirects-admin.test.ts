@@ -129,7 +129,11 @@ describe('manual redirects (/app/api/admin/redirects and /admin/redirects)', () 
     expect(textOf(refused.text)).to.include(textOf(redirectMessages.pathInUse));
     expect(refused.text).to.include('value="/guides/installation"');
 
-    const added = await editor.post('/admin/redirects', { from: '/demarrer', page_id: String(target.id) }, '/admin/redirects');
+    const nowhere = await editor.post('/admin/redirects', { from: '/demarrer', page_id: '/guides/inconnue' }, '/admin/redirects');
+    expect(nowhere.status).to.equal(400);
+    expect(textOf(nowhere.text)).to.include(textOf(redirectMessages.pageMissing));
+    // The target named by its current address (its number works too).
+    const added = await editor.post('/admin/redirects', { from: '/demarrer', page_id: '/guides/installation' }, '/admin/redirects');
     const shown = await editor.follow(added);
     expect(textOf(shown.text)).to.include('La redirection est enregistrée.').and.include('/demarrer').and.include('Manuelle');
     expect((await request(app).get('/demarrer')).headers.location).to.equal('/guides/installation');
