@@ -299,6 +299,6 @@ async function showConflict(catalog: PageCatalog, options: TreeOptions, call: An
 // POST /admin/pages/:id/preview — a private page's «Voir sur le site»: a preview link
 // of its pending draft, else of its live content (the site shows it to no one else).
 export async function previewPage(call: Call<{ id: number }>): Promise<void> {
-  const link = await createPreviewLink(call.ctx, call.params.id);
+  const link = await createPreviewLink(call.ctx, call.params.id, { actor: actorOf(call) });
   call.res.redirect(303, link.path);
 }
