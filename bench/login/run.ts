@@ -82,6 +82,8 @@ interface Result {
   loginsPerSecond: number;
   loginOk: number;
   loginTotal: number;
+  /** What the logins answered other than 303: `status×count`, and errors (timeouts included). */
+  loginOther: string;
   idle: autocannon.Result;
   loaded: autocannon.Result;
 }
@@ -116,7 +118,11 @@ async function measure(site: Site, configuration: Configuration): Promise<Result
   const [logins, loaded] = await Promise.all([autocannon(loginRequest), sleep(1000).then(() => autocannon(getRequest))]);
   const loginOk = logins.statusCodeStats?.['303']?.count ?? 0;
   const loginTotal = Object.values(logins.statusCodeStats ?? {}).reduce((sum, stat) => sum + (stat.count ?? 0), 0) + logins.errors;
-  return { configuration, loginsPerSecond: loginOk / logins.duration, loginOk, loginTotal, idle, loaded };
+  const other = Object.entries(logins.statusCodeStats ?? {})
+    .filter(([status]) => status !== '303')
+    .map(([status, stat]) => `${status}×${stat.count}`);
+  if (logins.errors) other.push(`errors×${logins.errors} (timeouts ${logins.timeouts})`);
+  return { configuration, loginsPerSecond: loginOk / logins.duration, loginOk, loginTotal, loginOther: other.join(' '), idle, loaded };
 }
 
 async function main(): Promise<void> {
@@ -167,7 +173,7 @@ async function main(): Promise<void> {
           'nice',
           'logins/s',
           'vs first',
-          '303 / total',
+          '303 / total (others)',
           'GET idle p50 / p99 / max ms',
           'GET under flood p50 / p99 / max ms',
           'targets',
@@ -179,7 +185,7 @@ async function main(): Promise<void> {
           String(result.configuration.nice),
           round(result.loginsPerSecond),
           `${round((100 * result.loginsPerSecond) / baseline.loginsPerSecond, 0)} %`,
-          `${result.loginOk} / ${result.loginTotal}`,
+          `${result.loginOk} / ${result.loginTotal}${result.loginOther ? ` (${result.loginOther})` : ''}`,
           `${result.idle.latency.p50} / ${result.idle.latency.p99} / ${result.idle.latency.max}`,
           `${result.loaded.latency.p50} / ${result.loaded.latency.p99} / ${result.loaded.latency.max}`,
           `logins ≥ ${LOGINS_TARGET} ${ok(result.loginsPerSecond >= LOGINS_TARGET)}, p99 ≤ ${P99_TARGET_MS} ms ${ok(result.loaded.latency.p99 <= P99_TARGET_MS)}` +
