@@ -36,7 +36,16 @@ describe('/admin shell', () => {
     const page = await client.get('/admin');
     expect(page.status).to.equal(200);
     expect(page.text).to.include('<title>Administration — Site de test</title>');
-    expect(navLinks(page.text)).to.deep.equal(['/admin', '/admin/users', '/admin/roles', '/admin/audit', '/admin/pages', '/admin/media', '/admin/profile']);
+    expect(navLinks(page.text)).to.deep.equal([
+      '/admin',
+      '/admin/users',
+      '/admin/roles',
+      '/admin/audit',
+      '/admin/pages',
+      '/admin/media',
+      '/admin/redirects',
+      '/admin/profile',
+    ]);
     expect(page.text).to.include('Ada Lovelace');
     expect(page.text).to.match(/<form method="post" action="\/auth\/logout"[^>]*>\s*<input type="hidden" name="_csrf" value="[^"]+">/);
     expect(page.headers['cache-control']).to.equal('no-store');
@@ -45,13 +54,13 @@ describe('/admin shell', () => {
   it('shows an editor only the pages sections, never the users one', async () => {
     const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
     const page = await client.get('/admin');
-    expect(navLinks(page.text)).to.deep.equal(['/admin', '/admin/pages', '/admin/media', '/admin/profile']);
+    expect(navLinks(page.text)).to.deep.equal(['/admin', '/admin/pages', '/admin/media', '/admin/redirects', '/admin/profile']);
     expect(textOf(page.text)).not.to.include('Utilisateurs');
   });
 
   it('shows pages.view without pages.manage no media library', async () => {
     const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'users.view'] });
-    expect(navLinks((await client.get('/admin/pages')).text)).to.deep.equal(['/admin', '/admin/users', '/admin/pages', '/admin/profile']);
+    expect(navLinks((await client.get('/admin/pages')).text)).to.deep.equal(['/admin', '/admin/users', '/admin/pages', '/admin/redirects', '/admin/profile']);
     expect((await client.get('/admin/media')).status).to.equal(403);
   });
 
