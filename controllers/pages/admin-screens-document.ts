@@ -7,6 +7,7 @@
 // before every field was looked at) and applies the button's action to it.
 import Joi from 'joi';
 import { ValidationError, type ErrorDetail } from '../../lib/errors.js';
+import { parseJsonText } from '../../lib/json.js';
 import { holdsUnstorableText } from '../../lib/schema-primitives.js';
 import { prepareSchema } from '../../middleware/validate.js';
 import { BLOCK_TYPE_PATTERN, BLOCKS_MAX, type Block, type BlockField } from '../../models/pages/blocks.js';
@@ -142,15 +143,11 @@ export function readDocument(
 }
 
 function parseStoredBlock(json: string): Block | undefined {
-  try {
-    const value: unknown = JSON.parse(json);
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const block = value as Block;
-    if (typeof block.type !== 'string' || !BLOCK_TYPE_PATTERN.test(block.type) || holdsUnstorableText(block)) return undefined;
-    return block;
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonText(json);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const block = value as Block;
+  if (typeof block.type !== 'string' || !BLOCK_TYPE_PATTERN.test(block.type) || holdsUnstorableText(block)) return undefined;
+  return block;
 }
 
 /** The button that submitted the form; the default (Enter in a field) saves. */

@@ -64,7 +64,7 @@ export const documentForm = Joi.object<{ if_revision: number }>({
 });
 
 /** The page form's values for a content (a draft or the live page). */
-function contentValues(content: PageContent): Record<string, unknown> {
+function contentValues(content: PageContent, timeZone: string): Record<string, unknown> {
   const seo = content.seo ?? {};
   return {
     title: content.title,
@@ -76,7 +76,7 @@ function contentValues(content: PageContent): Record<string, unknown> {
     seo_description: seo.description ?? '',
     seo_image: seo.image ?? '',
     seo_noindex: seo.noindex ? 'on' : '',
-    created_at: new Date(content.created_at).toISOString().slice(0, 16),
+    created_at: instantToZoned(content.created_at, timeZone),
   };
 }
 
@@ -120,7 +120,7 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
   ]);
   const stored = content as unknown as PageContent & { revision: number; state: string; scheduled_at: Date | null };
   const view: EditorView = (locals.editor as EditorView | undefined) ?? {
-    document: storedDocument(catalog, contentValues(stored), stored.blocks),
+    document: storedDocument(catalog, contentValues(stored, ctx.config.timeZone), stored.blocks),
     fieldErrors: {},
     ifRevision: stored.revision,
   };
@@ -181,7 +181,7 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
 }
 
 /** What the form's page fields become in the model's patch. */
-function patchOf(input: PageFormInput): PagePatch {
+function patchOf(input: PageFormInput, timeZone: string): PagePatch {
   const patch: PagePatch = {
     title: input.title,
     slug: input.slug || slugify(input.title),
@@ -190,8 +190,9 @@ function patchOf(input: PageFormInput): PagePatch {
     visibility: input.visibility,
     seo: seoFrom(input),
   };
-  // The form's datetime-local field has no offset: it is UTC, as its label says.
-  if (input.created_at) patch.created_at = input.created_at;
+  // The form's datetime-local field has no offset: it is the site's wall clock, like the
+  // schedule's. Unreadable text goes to the model as typed, which refuses it with its message.
+  if (input.created_at) patch.created_at = zonedToInstant(input.created_at, timeZone)?.toISOString() ?? input.created_at;
   return patch;
 }
 
@@ -215,7 +216,14 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     await discardDraft(ctx, params.id, actor);
     return redirectWithFlash(call.req, call.res, base, editorMessages.discarded);
   }
-  const draft = await saveDraft(ctx, params.id, { ...patchOf(parsed.page), blocks: outcome.blocks }, actor, catalog, call.body.if_revision);
+  const draft = await saveDraft(
+    ctx,
+    params.id,
+    { ...patchOf(parsed.page, ctx.config.timeZone), blocks: outcome.blocks },
+    actor,
+    catalog,
+    call.body.if_revision,
+  );
   switch (action.kind) {
     case 'publish':
       await publishDraft(ctx, params.id, actor, draft.revision, catalog);
@@ -281,7 +289,7 @@ export async function rerenderEditor(catalog: PageCatalog, options: TreeOptions,
 async function showConflict(catalog: PageCatalog, options: TreeOptions, call: AnyCall, submitted: EditorDocument, status: number): Promise<void> {
   const id = pathId(call);
   const current = (await currentContent(call.ctx, id)) as unknown as PageContent & { revision: number };
-  const theirs = storedDocument(catalog, contentValues(current), current.blocks);
+  const theirs = storedDocument(catalog, contentValues(current, call.ctx.config.timeZone), current.blocks);
   await showEditor(
     catalog,
     options,

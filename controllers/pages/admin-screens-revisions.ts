@@ -4,6 +4,7 @@
 // marked, each with «Restaurer»; POST …/revisions/:number/restore copies one into the
 // draft (the live page changes only when the draft is published).
 import Joi from 'joi';
+import { frenchDates, type FrenchDates } from '../../lib/dates.js';
 import { idParam } from '../../lib/schema-primitives.js';
 import { hasPermission } from '../../middleware/require-auth.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
@@ -74,7 +75,7 @@ function formText(value: unknown): string {
 }
 
 /** One revision's content as rows of label → text, fields first, then one row per block. */
-function rowsOf(catalog: PageCatalog, revision: Revision): Map<string, string> {
+function rowsOf(catalog: PageCatalog, revision: Revision, dates: FrenchDates): Map<string, string> {
   const { content } = revision;
   const seo = content.seo ?? {};
   const rows = new Map<string, string>([
@@ -86,7 +87,7 @@ function rowsOf(catalog: PageCatalog, revision: Revision): Map<string, string> {
     ['Titre pour les moteurs', typeof seo.title === 'string' ? seo.title : ''],
     ['Description pour les moteurs', typeof seo.description === 'string' ? seo.description : ''],
     ['Ne pas indexer', seo.noindex ? 'Oui' : 'Non'],
-    ['Date de création', new Date(content.created_at).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'],
+    ['Date de création', dates.dateTime(new Date(content.created_at))],
   ]);
   (content.blocks ?? []).forEach((block, index) => {
     const type = catalog.blocks.get(block.type);
@@ -108,8 +109,9 @@ export async function compareRevisions(catalog: PageCatalog, call: Call<{ id: nu
   const { id } = call.params;
   const [older, newer] = [Math.min(call.query.a, call.query.b), Math.max(call.query.a, call.query.b)];
   const [page, left, right] = await Promise.all([getPage(call.ctx, id), getRevision(call.ctx, id, older), getRevision(call.ctx, id, newer)]);
-  const leftRows = rowsOf(catalog, left);
-  const rightRows = rowsOf(catalog, right);
+  const dates = frenchDates(call.ctx.config.timeZone);
+  const leftRows = rowsOf(catalog, left, dates);
+  const rightRows = rowsOf(catalog, right, dates);
   const labels = [...new Set([...leftRows.keys(), ...rightRows.keys()])];
   const side = (revision: Revision) => ({
     number: revision.number,

@@ -9,7 +9,7 @@ import { contextOf, createTestApp, resetData, type App } from '../../support/app
 import { PNG_1X1 } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../../support/admin-client.js';
 import { getDraft } from '../../../models/pages/drafts.js';
-import { formFields, setField, submitEditor } from '../../pages/editor-form.js';
+import { fieldValue, formFields, setField, submitEditor } from '../../pages/editor-form.js';
 
 describe('/admin pages screens', () => {
   let app: App;
@@ -91,7 +91,9 @@ describe('/admin pages screens', () => {
       expect(ok.status).to.equal(303);
       const row = await getPage(ctx, page.id);
       expect(row).to.include({ title: 'Renamed', slug: 'renamed', parent_id: null, visibility: 'private' });
-      expect(new Date(row.created_at).toISOString()).to.equal('2020-05-01T08:30:00.000Z');
+      // The form's date is the site's wall clock: 8 h 30 in Paris in May is 6 h 30 UTC.
+      expect(new Date(row.created_at).toISOString()).to.equal('2020-05-01T06:30:00.000Z');
+      expect(fieldValue(await open(page.id), 'created_at')).to.equal('2020-05-01T08:30');
     });
 
     it('links to the public URL and duplicates a page', async () => {
