@@ -68,11 +68,8 @@ describe('scheduled publishing in a browser (JavaScript on and off)', function (
       // French puts no-break spaces in «10 h 30»: compared with every space made plain.
       expect((await tab.locator('body').textContent())?.replace(/\s+/g, ' ')).to.include('La publication est programmée le 15 janvier 2026 à 10 h 30.');
       const stored = await getPage(ctx, page.id);
-      const scheduled = (await ctx.db('app_pages').where({ id: page.id }).first('scheduled_at', 'draft_revision')) as {
-        scheduled_at: Date;
-        draft_revision: number;
-      };
-      expect(scheduled.scheduled_at.toISOString()).to.equal(new Date(T0 + 30 * MINUTE).toISOString());
+      const scheduled = (await ctx.db('app_pages').where({ id: page.id }).first('scheduled_at', 'draft_revision'))!;
+      expect(scheduled.scheduled_at?.toISOString()).to.equal(new Date(T0 + 30 * MINUTE).toISOString());
       expect(scheduled.draft_revision).to.be.a('number');
       expect(stored.blocks).to.deep.equal([{ type: 'paragraph', text: 'Ancien texte' }]);
 
@@ -89,7 +86,7 @@ describe('scheduled publishing in a browser (JavaScript on and off)', function (
 
       ctx.clock.set(() => T0 + 30 * MINUTE);
       // Waits for the outcome (the test's timeout bounds it), asserts no duration.
-      while ((await ctx.db('app_pages').where({ id: page.id }).first('scheduled_at')).scheduled_at !== null) {
+      while ((await ctx.db('app_pages').where({ id: page.id }).first('scheduled_at'))?.scheduled_at !== null) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await site.reload();
