@@ -193,6 +193,15 @@ export class PublicCache {
     return this.listening;
   }
 
+  /**
+   * Resolves once every notification committed before the call has been handled, from
+   * any process: one round trip on the listening connection (PostgreSQL sends pending
+   * notifications before the answer). False when the cache does not listen.
+   */
+  async caughtUp(): Promise<boolean> {
+    return this.listening && this.listener ? this.listener.roundTrip() : false;
+  }
+
   /** The stored answer, when the cache is usable (call ready() first). */
   get(key: string): CachedAnswer | undefined {
     return this.listening ? this.entries?.get(key) : undefined;

@@ -24,6 +24,9 @@ async function notified(reader: AppContext, write: () => Promise<unknown>): Prom
   const seen = once(reader.publicCache.events, 'change', { signal: AbortSignal.timeout(10_000) });
   await write();
   await seen;
+  // The first change seen may be an earlier commit's: a round trip after the write's
+  // commit makes sure its own notification has been handled too.
+  await reader.publicCache.caughtUp();
   await new Promise((resolve) => setImmediate(resolve));
 }
 
