@@ -195,6 +195,8 @@ describe('read replica: public reads on a streaming replica, never older than a 
     const heard = once(ctx.publicCache.events, 'change', { signal: AbortSignal.timeout(10_000) });
     await updatePage(writer, page.id, { title: 'Autre après' });
     await heard;
+    // The change heard may be an earlier commit's: a round trip makes sure this one's was handled.
+    await ctx.publicCache.caughtUp();
     const json = await request(app).get(byPath('other-process'));
     expect(json.body.title).to.equal('Autre après');
     expect((await request(app).get('/other-process')).text).to.contain('Autre après');
