@@ -37,10 +37,11 @@ async function adminQuery(adminUrl: string, sql: string): Promise<void> {
   }
 }
 
-export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> {
+/** `orDatabaseUrl`: without BENCH_/TEST_DATABASE_URL, use DATABASE_URL's server before an embedded one. */
+export async function scratchDatabase(prefix: string, options: { orDatabaseUrl?: boolean } = {}): Promise<ScratchDatabase> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as an unprivileged user under root
-  let adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  let adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || (options.orDatabaseUrl ? process.env.DATABASE_URL : undefined);
   let embedded: RunningDatabase | undefined;
   if (!adminUrl) {
     embedded = await startEmbeddedPostgres({ directory: path.join(scratch, 'pg'), port: await freePort(), persistent: false, database: 'postgres', logger });

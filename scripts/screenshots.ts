@@ -24,8 +24,7 @@ async function shoot(page: Page, name: string, width: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!process.env.BENCH_DATABASE_URL && !process.env.TEST_DATABASE_URL && process.env.DATABASE_URL) process.env.BENCH_DATABASE_URL = process.env.DATABASE_URL;
-  const scratch = await scratchDatabase('screens');
+  const scratch = await scratchDatabase('screens', { orDatabaseUrl: true });
   let browser: Browser | undefined;
   const app = createApp(
     loadConfig({
