@@ -14,36 +14,10 @@ import { closeTestApp, contextOf, createTestApp, resetData, testConfig, type App
 import { adminQuery } from '../support/database.js';
 import { makeUser, PNG_1X1 } from '../support/fixtures.js';
 import { setProfilePicture } from '../../services/profile.js';
-import { countStatements, makeChain, makePage } from './helpers.js';
+import { countStatements, listening, makeChain, makePage, notified, settled } from './helpers.js';
 
 const CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=0';
 const byPath = (path: string) => `/app/api/pages/by-path?path=${path}`;
-
-/** Resolves once the app's cache listens. */
-async function listening(ctx: AppContext): Promise<void> {
-  if (!ctx.publicCache.usable) await once(ctx.publicCache.events, 'listening', { signal: AbortSignal.timeout(10_000) });
-}
-
-/** Runs `write`, then waits until `reader` has applied the notification it caused. */
-async function notified(reader: AppContext, write: () => Promise<unknown>): Promise<void> {
-  const seen = once(reader.publicCache.events, 'change', { signal: AbortSignal.timeout(10_000) });
-  await write();
-  await seen;
-  // The first change seen may be an earlier commit's: a round trip after the write's
-  // commit makes sure its own notification has been handled too.
-  await reader.publicCache.caughtUp();
-  // The notifications of one commit arrive together: let the rest of them be applied.
-  await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * Waits until `reader` has applied every notification committed so far: they arrive in
- * commit order, so once an empty one sent now has arrived, the earlier ones have too (a
- * fill that overlapped one of them would not have been kept).
- */
-async function settled(reader: AppContext): Promise<void> {
-  await notified(reader, () => reader.db.raw(`SELECT pg_notify('site_public_changes', '{}')`));
-}
 
 /** A GET through `app` and the statements it ran on the app's pool. */
 async function counted(ctx: AppContext, app: App, path: string, headers: Record<string, string> = {}) {

@@ -1,6 +1,7 @@
 // Helpers of the pages tests: users holding chosen permissions with their session
 // cookie, pages created straight through the model, and raw rows for data an older
 // version (or another writer) may have stored.
+import { once } from 'node:events';
 import type { AppContext } from '../../lib/context.js';
 import { createPage, type PageInput } from '../../models/pages/pages.js';
 import { caller } from '../support/fixtures.js';
@@ -47,3 +48,29 @@ export async function storeRawPage(
 export { countStatements } from '../support/statements.js';
 /** A tiny valid PNG (1×1). */
 export { PNG_1X1 as PNG_BYTES } from '../support/fixtures.js';
+
+/** Resolves once the app's read cache listens. */
+export async function listening(ctx: AppContext): Promise<void> {
+  if (!ctx.publicCache.usable) await once(ctx.publicCache.events, 'listening', { signal: AbortSignal.timeout(10_000) });
+}
+
+/** Runs `write`, then waits until `reader` has applied the notification it caused. */
+export async function notified(reader: AppContext, write: () => Promise<unknown>): Promise<void> {
+  const seen = once(reader.publicCache.events, 'change', { signal: AbortSignal.timeout(10_000) });
+  await write();
+  await seen;
+  // The first change seen may be an earlier commit's: a round trip after the write's
+  // commit makes sure its own notification has been handled too.
+  await reader.publicCache.caughtUp();
+  // The notifications of one commit arrive together: let the rest of them be applied.
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Waits until `reader` has applied every notification committed so far: they arrive in
+ * commit order, so once an empty one sent now has arrived, the earlier ones have too (a
+ * fill that overlapped one of them would not have been kept).
+ */
+export async function settled(reader: AppContext): Promise<void> {
+  await notified(reader, () => reader.db.raw(`SELECT pg_notify('site_public_changes', '{}')`));
+}

@@ -3,7 +3,6 @@
 // as another process would): a change of a root page drops every cached HTML page, a
 // change of a root page's content alone drops only what showed it; and `/` while no
 // account exists, which stops saying so right after the first run.
-import { once } from 'node:events';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
@@ -13,27 +12,7 @@ import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../
 import { FakeClock, FormClient, strongPassword } from '../support/form-client.js';
 import { assertFrenchTypography } from '../support/typography.js';
 import { visibleText } from './site-text.js';
-import { countStatements, makeChain, makePage } from './helpers.js';
-
-async function listening(ctx: AppContext): Promise<void> {
-  if (!ctx.publicCache.usable) await once(ctx.publicCache.events, 'listening', { signal: AbortSignal.timeout(10_000) });
-}
-
-/** Runs `write`, then waits until `reader` has applied the notification it caused. */
-async function notified(reader: AppContext, write: () => Promise<unknown>): Promise<void> {
-  const seen = once(reader.publicCache.events, 'change', { signal: AbortSignal.timeout(10_000) });
-  await write();
-  await seen;
-  // The first change seen may be an earlier commit's: a round trip after the write's
-  // commit makes sure its own notification has been handled too.
-  await reader.publicCache.caughtUp();
-  await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** Waits until `reader` has applied every notification committed so far. */
-async function settled(reader: AppContext): Promise<void> {
-  await notified(reader, () => reader.db.raw(`SELECT pg_notify('site_public_changes', '{}')`));
-}
+import { countStatements, listening, makeChain, makePage, notified, settled } from './helpers.js';
 
 /** The hrefs of the header's navigation. */
 function navigationOf(html: string): string[] {
