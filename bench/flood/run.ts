@@ -5,7 +5,8 @@
 // once per PAGE_CACHE_MB value; the first value, 0 (no cache), is the baseline. Prints
 // errors (target 0), requests/s, latency, and the server's resident memory sampled every
 // 250 ms (at start, at the peak, at the end) beside PAGE_CACHE_MB: the peak above the
-// start should stay within the cache's bound plus a constant.
+// start should stay within the cache's bound plus a constant, and the peak of the flood's
+// second half should match its first half's (the memory has levelled off, not still growing).
 //
 //   npm run bench:flood -- [--node <path>] [--duration 60] [--connections 500] [--pages 20000] [--cache-mb 0,8,64]
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,8 @@ interface Run {
   result: autocannon.Result;
   rssStart: number;
   rssPeak: number;
+  /** The peaks of the first and the second half of the flood: equal when the memory has levelled off. */
+  rssHalves: [number, number];
   rssEnd: number;
 }
 
@@ -48,7 +51,7 @@ async function allPaths(url: string): Promise<string[]> {
   }
 }
 
-async function flood(site: Site, paths: string[], seconds: number): Promise<{ result: autocannon.Result; rssPeak: number }> {
+async function flood(site: Site, paths: string[], seconds: number): Promise<{ result: autocannon.Result; rssHalves: [number, number] }> {
   let next = 0;
   // Pages in a fixed shuffled order, each client taking the next one: every page is asked
   // for, over and over, HTML and JSON alternately.
@@ -56,8 +59,13 @@ async function flood(site: Site, paths: string[], seconds: number): Promise<{ re
     const path = paths[next++ % paths.length];
     return next % 2 ? `/${path}` : `/app/api/pages/by-path?path=${path}`;
   };
-  let rssPeak = site.rssMb();
-  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, site.rssMb())), 250);
+  const rssHalves: [number, number] = [site.rssMb(), 0];
+  const halfway = performance.now() + (seconds * 1000) / 2;
+  const sample = () => {
+    const half = performance.now() < halfway ? 0 : 1;
+    rssHalves[half] = Math.max(rssHalves[half], site.rssMb());
+  };
+  const sampler = setInterval(sample, 250);
   try {
     const result = await autocannon({
       url: site.base,
@@ -65,7 +73,8 @@ async function flood(site: Site, paths: string[], seconds: number): Promise<{ re
       duration: seconds,
       requests: [{ setupRequest: (request) => ({ ...request, path: pathOf() }) }],
     });
-    return { result, rssPeak: Math.max(rssPeak, site.rssMb()) };
+    sample();
+    return { result, rssHalves };
   } finally {
     clearInterval(sampler);
   }
@@ -91,8 +100,8 @@ async function main(): Promise<void> {
       // A short warm-up (JIT, pools), then the resident memory before the flood.
       await autocannon({ url: `${site.base}/app/api/pages/by-path?path=${paths[0]}`, connections: 10, duration: 2 });
       const rssStart = site.rssMb();
-      const { result, rssPeak } = await flood(site, paths, duration);
-      runs.push({ cacheMb, result, rssStart, rssPeak, rssEnd: site.rssMb() });
+      const { result, rssHalves } = await flood(site, paths, duration);
+      runs.push({ cacheMb, result, rssStart, rssPeak: Math.max(...rssHalves), rssHalves, rssEnd: site.rssMb() });
       await site.stop();
       site = undefined;
     }
@@ -114,6 +123,7 @@ async function main(): Promise<void> {
           'vs first',
           'p50 / p99 / max ms',
           'RSS start / peak / end MB',
+          'peak 1st / 2nd half MB',
           'peak − start MB',
           'peak − start − cache MB',
         ],
@@ -125,6 +135,7 @@ async function main(): Promise<void> {
           `${((100 * run.result.requests.average) / baseline.result.requests.average).toFixed(0)} %`,
           `${run.result.latency.p50} / ${run.result.latency.p99} / ${run.result.latency.max}`,
           `${mb(run.rssStart)} / ${mb(run.rssPeak)} / ${mb(run.rssEnd)}`,
+          `${mb(run.rssHalves[0])} / ${mb(run.rssHalves[1])}`,
           mb(run.rssPeak - run.rssStart),
           mb(run.rssPeak - run.rssStart - run.cacheMb),
         ]),

@@ -6,8 +6,11 @@
 // (PASSWORD_HASH_NICE's default). Prints the delay's p50/p99/max and the hashes per second
 // of each round.
 //
-//   npm run bench:hash-priority -- [--seconds 4] [--rounds 2] [--threads <cores>]
+//   npm run bench:hash-priority -- [--node <path>] [--seconds 4] [--rounds 2] [--threads <cores>]
+//   (--node runs this same file again under that binary, as the other benchmarks run their servers.)
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pino from 'pino';
 import { createPasswordHasher } from '../../lib/password-hasher.js';
@@ -17,7 +20,14 @@ import { option } from '../support.js';
 const seconds = Number(option('seconds', 'BENCH_SECONDS', '4'));
 const rounds = Number(option('rounds', 'BENCH_ROUNDS', '2'));
 const threads = Number(option('threads', 'BENCH_THREADS', String(os.availableParallelism())));
+const nodeBinary = option('node', 'BENCH_NODE', process.execPath);
 const logger = pino({ level: 'warn' });
+
+if (nodeBinary !== process.execPath) {
+  const rest = process.argv.slice(2).filter((_arg, index, all) => all[index] !== '--node' && all[index - 1] !== '--node');
+  const { status } = spawnSync(nodeBinary, ['--import', 'tsx', fileURLToPath(import.meta.url), ...rest], { stdio: 'inherit', env: { ...process.env, BENCH_NODE: '' } });
+  process.exit(status ?? 1);
+}
 
 async function round(nice: number): Promise<string[]> {
   const hasher = createPasswordHasher({ cost: 11, threads, nice, logger });
@@ -47,7 +57,7 @@ async function round(nice: number): Promise<string[]> {
 }
 
 console.log(
-  `${os.availableParallelism()} CPU cores, ${threads} hashing threads, ${seconds} s per round; load average before: ${os
+  `Node ${process.version}, ${os.availableParallelism()} CPU cores, ${threads} hashing threads, ${seconds} s per round; load average before: ${os
     .loadavg()
     .map((load) => load.toFixed(1))
     .join(' ')}`,
