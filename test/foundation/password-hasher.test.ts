@@ -32,6 +32,36 @@ describe('password hasher (lib/password-hasher.ts)', () => {
     expect(await Promise.all(passwords.map((password, index) => hasher.verify(password, hashes[index])))).to.deep.equal(passwords.map(() => true));
   });
 
+  it('answers queued jobs in the order they were asked (a login is never overtaken by later ones)', async () => {
+    hasher = createPasswordHasher({ cost: 4, threads: 1, logger });
+    await hasher.hash('thread started');
+    // Twelve jobs queued at once behind one thread: each completion must start the oldest.
+    const finished: number[] = [];
+    await Promise.all(Array.from({ length: 12 }, (_, index) => hasher.hash(`job ${index}`).then(() => finished.push(index))));
+    expect(finished).to.deep.equal(Array.from({ length: 12 }, (_, index) => index));
+  });
+
+  it('keeps every wait within the queue ahead of it under a steady flood of jobs', async () => {
+    hasher = createPasswordHasher({ cost: 6, threads: 1, logger });
+    const hash = await hasher.hash('flood');
+    // Eight clients resubmitting at once for 150 jobs: no job may wait behind more than the
+    // seven others in flight (each one overtaken would wait a full extra turn).
+    let turn = 0;
+    let worstOvertaken = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let round = 0; round < 19; round++) {
+          const asked = turn;
+          await hasher.verify('flood', hash);
+          const startedAfter = turn++ - asked;
+          worstOvertaken = Math.max(worstOvertaken, startedAfter);
+        }
+      }),
+    );
+    expect(turn).to.equal(152);
+    expect(worstOvertaken).to.be.at.most(8);
+  });
+
   it('closes without ever having started, and starts again after close()', async () => {
     hasher = createPasswordHasher({ cost: 4, threads: 1, logger });
     await hasher.close();
