@@ -10,6 +10,7 @@ import { insertMedia, updateMedia } from '../../models/pages/media.js';
 import { deletePage } from '../../models/pages/page-delete.js';
 import { updatePage } from '../../models/pages/pages.js';
 import { ConfigError } from '../../lib/config.js';
+import { buildAnswer } from '../../lib/public-cache.js';
 import { closeTestApp, contextOf, createTestApp, resetData, testConfig, type App } from '../support/app.js';
 import { adminQuery } from '../support/database.js';
 import { makeUser, PNG_1X1 } from '../support/fixtures.js';
@@ -281,6 +282,16 @@ describe('public read cache: invalidated by notifications, never stale', () => {
     ]) {
       expect(() => testConfig({ [name]: value }), `${name}=${value}`).to.throw(ConfigError, name);
     }
+  });
+
+  it('stores each answer body in an allocation of its own, not a slice of a shared slab', () => {
+    const facts = { contentType: 'application/json', pages: [1], lists: [], media: [] };
+    const small = buildAnswer('{"id":1,"title":"Accueil"}', facts);
+    const other = buildAnswer('{"id":2,"title":"Contact"}', facts);
+    expect(small.body.toString()).to.equal('{"id":1,"title":"Accueil"}');
+    // A slice of Buffer.from()'s 8 KiB pool would keep the whole pool alive once cached.
+    expect(small.body.buffer.byteLength).to.equal(small.body.length);
+    expect(small.body.buffer).to.not.equal(other.body.buffer);
   });
 
   it('keeps within PAGE_CACHE_MB, dropping the least recently used answers, unknown paths within their own share', async () => {
