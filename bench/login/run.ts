@@ -11,12 +11,15 @@
 // configurations, the run measures the machine's hashing ceiling (one thread per core
 // hashing without pause, nothing else running) and prints each configuration's logins/s
 // as a share of it: whether 11/s is reachable at all depends on how long a hash takes here.
+// Each configuration also prints where a login's CPU went during the flood (/proc, Linux):
+// the hashing threads, the rest of the server (the probe's GETs included), PostgreSQL.
 //
 //   npm run bench:login -- [--node <path to a node binary>] [--duration 10] [--rate 50] [--only <label,label>]
 //   (or BENCH_NODE, BENCH_DURATION, BENCH_RATE). --rate is the probe's requests per second.
 //   The database is a throw-away one (bench/support.ts: BENCH_DATABASE_URL's or
 //   TEST_DATABASE_URL's server when set, else an embedded PostgreSQL).
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { projectRoot } from '../../lib/paths.js';
@@ -103,6 +106,53 @@ function hashingCeiling(seconds: number): number {
   return Number(execFileSync(nodeBinary, ['-e', script], { cwd: projectRoot, encoding: 'utf8' }).trim());
 }
 
+/** CPU seconds so far, from /proc (Linux, 100 Hz ticks): the server's hashing threads, the rest of the server, and PostgreSQL. */
+interface CpuSample {
+  hashing: number;
+  server: number;
+  postgres: number;
+}
+
+function ticksOf(statPath: string): { name: string; ticks: number } {
+  try {
+    const stat = readFileSync(statPath, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return { name: '', ticks: 0 };
+  }
+}
+
+function cpuSample(serverPid: number): CpuSample {
+  const sample: CpuSample = { hashing: 0, server: 0, postgres: 0 };
+  let workers: number[] = [];
+  try {
+    workers = readFileSync(`/proc/${serverPid}/task/${serverPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // one process, no workers
+  }
+  for (const pid of [serverPid, ...workers]) {
+    let threads: string[];
+    try {
+      threads = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of threads) {
+      // Node names every worker_threads thread "WorkerThread"; the hashing pool is the app's only one.
+      const { name, ticks } = ticksOf(`/proc/${pid}/task/${tid}/stat`);
+      if (name === 'WorkerThread') sample.hashing += ticks / 100;
+      else sample.server += ticks / 100;
+    }
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const { name, ticks } = ticksOf(`/proc/${entry}/stat`);
+    if (name === 'postgres') sample.postgres += ticks / 100;
+  }
+  return sample;
+}
+
 const round = (value: number, digits = 1) => String(Math.round(value * 10 ** digits) / 10 ** digits);
 
 interface Result {
@@ -114,6 +164,8 @@ interface Result {
   loginOther: string;
   idle: autocannon.Result;
   loaded: autocannon.Result;
+  /** CPU per successful login during the flood, ms (the probe's GETs included in `server`). */
+  cpuPerLogin: CpuSample;
 }
 
 async function createAccount(site: Site): Promise<void> {
@@ -143,14 +195,18 @@ async function measure(site: Site, configuration: Configuration): Promise<Result
   await autocannon({ ...loginRequest, duration: 2 });
   const idle = await autocannon(getRequest);
   // The probe starts once the login load is running, and stops before it.
+  const before = cpuSample(site.child.pid!);
   const [logins, loaded] = await Promise.all([autocannon(loginRequest), sleep(1000).then(() => autocannon(getRequest))]);
+  const after = cpuSample(site.child.pid!);
   const loginOk = logins.statusCodeStats?.['303']?.count ?? 0;
   const loginTotal = Object.values(logins.statusCodeStats ?? {}).reduce((sum, stat) => sum + (stat.count ?? 0), 0) + logins.errors;
   const other = Object.entries(logins.statusCodeStats ?? {})
     .filter(([status]) => status !== '303')
     .map(([status, stat]) => `${status}×${stat.count}`);
   if (logins.errors) other.push(`errors×${logins.errors} (timeouts ${logins.timeouts})`);
-  return { configuration, loginsPerSecond: loginOk / logins.duration, loginOk, loginTotal, loginOther: other.join(' '), idle, loaded };
+  const perLogin = (key: keyof CpuSample) => (1000 * (after[key] - before[key])) / Math.max(1, loginOk);
+  const cpuPerLogin = { hashing: perLogin('hashing'), server: perLogin('server'), postgres: perLogin('postgres') };
+  return { configuration, loginsPerSecond: loginOk / logins.duration, loginOk, loginTotal, loginOther: other.join(' '), idle, loaded, cpuPerLogin };
 }
 
 async function main(): Promise<void> {
@@ -207,6 +263,7 @@ async function main(): Promise<void> {
           '303 / total (others)',
           'GET idle p50 / p99 / max ms',
           'GET under flood p50 / p99 / max ms',
+          'CPU per login ms: hash / rest of server / PostgreSQL',
           'targets',
         ],
         results.map((result) => [
@@ -220,6 +277,7 @@ async function main(): Promise<void> {
           `${result.loginOk} / ${result.loginTotal}${result.loginOther ? ` (${result.loginOther})` : ''}`,
           `${result.idle.latency.p50} / ${result.idle.latency.p99} / ${result.idle.latency.max}`,
           `${result.loaded.latency.p50} / ${result.loaded.latency.p99} / ${result.loaded.latency.max}`,
+          `${round(result.cpuPerLogin.hashing, 0)} / ${round(result.cpuPerLogin.server)} / ${round(result.cpuPerLogin.postgres)}`,
           `logins ≥ ${LOGINS_TARGET} ${ok(result.loginsPerSecond >= LOGINS_TARGET)}, p99 ≤ ${P99_TARGET_MS} ms ${ok(result.loaded.latency.p99 <= P99_TARGET_MS)}` +
             (result.loginOk === result.loginTotal ? '' : ' ✘ failed logins'),
         ]),
