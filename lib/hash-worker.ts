@@ -1,5 +1,5 @@
 // The task of the password-hashing threads (lib/password-hasher.ts runs it through
-// piscina): bcrypt costs ~100 ms of CPU per hash at cost 11, which on the main thread
+// piscina): bcrypt costs 100–200 ms of CPU per hash at cost 11, which on the main thread
 // would stall every other request during a burst of logins.
 //
 // On Linux each thread lowers its own scheduling priority when it loads (the `nice`
