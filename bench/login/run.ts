@@ -12,7 +12,8 @@
 // hashing without pause, nothing else running) and prints each configuration's logins/s
 // as a share of it: whether 11/s is reachable at all depends on how long a hash takes here.
 // Each configuration also prints where a login's CPU went during the flood (/proc, Linux):
-// the hashing threads, the rest of the server (the probe's GETs included), PostgreSQL.
+// the server's threads (hashing, and V8's helpers), its event loop (the probe's GETs
+// included), PostgreSQL.
 //
 //   npm run bench:login -- [--node <path to a node binary>] [--duration 10] [--rate 50] [--only <label,label>]
 //   (or BENCH_NODE, BENCH_DURATION, BENCH_RATE). --rate is the probe's requests per second.
@@ -106,7 +107,11 @@ function hashingCeiling(seconds: number): number {
   return Number(execFileSync(nodeBinary, ['-e', script], { cwd: projectRoot, encoding: 'utf8' }).trim());
 }
 
-/** CPU seconds so far, from /proc (Linux, 100 Hz ticks): the server's hashing threads, the rest of the server, and PostgreSQL. */
+/**
+ * CPU seconds so far, from /proc (Linux, 100 Hz ticks): the server's threads other than
+ * its event loops (the hashing threads, and V8's helpers: ~2 ms per login), its event
+ * loops (the main thread of each process), and PostgreSQL.
+ */
 interface CpuSample {
   hashing: number;
   server: number;
@@ -139,10 +144,10 @@ function cpuSample(serverPid: number): CpuSample {
       continue;
     }
     for (const tid of threads) {
-      // Node names every worker_threads thread "WorkerThread"; the hashing pool is the app's only one.
-      const { name, ticks } = ticksOf(`/proc/${pid}/task/${tid}/stat`);
-      if (name === 'WorkerThread') sample.hashing += ticks / 100;
-      else sample.server += ticks / 100;
+      // Thread names differ between Node versions; the main thread is the one whose id is the process's.
+      const { ticks } = ticksOf(`/proc/${pid}/task/${tid}/stat`);
+      if (tid === String(pid)) sample.server += ticks / 100;
+      else sample.hashing += ticks / 100;
     }
   }
   for (const entry of readdirSync('/proc')) {
@@ -164,7 +169,7 @@ interface Result {
   loginOther: string;
   idle: autocannon.Result;
   loaded: autocannon.Result;
-  /** CPU per successful login during the flood, ms (the probe's GETs included in `server`). */
+  /** CPU per successful login during the flood, ms (the probe's GETs included in `server`, the event loops). */
   cpuPerLogin: CpuSample;
 }
 
@@ -263,7 +268,7 @@ async function main(): Promise<void> {
           '303 / total (others)',
           'GET idle p50 / p99 / max ms',
           'GET under flood p50 / p99 / max ms',
-          'CPU per login ms: hash / rest of server / PostgreSQL',
+          'CPU per login ms: threads (hashing) / event loop / PostgreSQL',
           'targets',
         ],
         results.map((result) => [
