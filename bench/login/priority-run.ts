@@ -25,7 +25,10 @@ const logger = pino({ level: 'warn' });
 
 if (nodeBinary !== process.execPath) {
   const rest = process.argv.slice(2).filter((_arg, index, all) => all[index] !== '--node' && all[index - 1] !== '--node');
-  const { status } = spawnSync(nodeBinary, ['--import', 'tsx', fileURLToPath(import.meta.url), ...rest], { stdio: 'inherit', env: { ...process.env, BENCH_NODE: '' } });
+  const { status } = spawnSync(nodeBinary, ['--import', 'tsx', fileURLToPath(import.meta.url), ...rest], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_NODE: '' },
+  });
   process.exit(status ?? 1);
 }
 
