@@ -2,7 +2,7 @@
 // as typed from the project root with DATABASE_URL only (no NODE_OPTIONS, no
 // SESSION_SECRET), and `npm start`'s build step skipped when nothing changed.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -17,11 +17,11 @@ interface Run {
   output: string;
 }
 
-/** Runs a command from the project root with exactly this environment (PATH and HOME added). */
-function run(command: string, args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs a command from the project root (or `cwd`) with exactly this environment (PATH and HOME added). */
+function run(command: string, args: string[], env: Record<string, string>, cwd = projectRoot): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      cwd: projectRoot,
+      cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -82,6 +82,31 @@ describe('the built project', function () {
     expect(rollback.code, rollback.output).to.equal(0);
     expect(rollback.output).to.match(/Batch 1 rolled back: \d+ migrations/);
     expect(existsSync(path.join(scratch, 'session-secret'))).to.equal(false);
+  });
+
+  it('migrates with `npx knex migrate:latest` in a checkout never built, from knexfile.ts through tsx', async () => {
+    const checkout = path.join(scratch, 'checkout');
+    const skipped = new Set(['dist', 'node_modules', 'data', 'test-artifacts', '.git', 'test', 'docs', 'bench']);
+    cpSync(projectRoot, checkout, { recursive: true, filter: (source) => !skipped.has(path.relative(projectRoot, source).split(path.sep)[0]) });
+    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(checkout, 'node_modules'));
+    const unbuiltName = `${name}_unbuilt`;
+    const unbuiltUrl = await createScratchDatabase(testDatabase().adminUrl, unbuiltName);
+    try {
+      const latest = await run('npx', ['knex', 'migrate:latest'], { DATABASE_URL: unbuiltUrl, DATA_DIR: scratch }, checkout);
+      expect(latest.code, latest.output).to.equal(0);
+      expect(existsSync(path.join(checkout, 'dist'))).to.equal(false);
+      const knex = createKnex(unbuiltUrl, { poolMax: 1, logger: createLogger('warn') });
+      try {
+        expect(await knex.schema.hasTable('app_pages')).to.equal(true);
+        const status = await migrationStatus(knex);
+        expect(status.pending).to.deep.equal([]);
+        expect(status.unknown).to.deep.equal([]);
+      } finally {
+        await knex.destroy();
+      }
+    } finally {
+      await dropScratchDatabase(testDatabase().adminUrl, unbuiltName);
+    }
   });
 
   it('says what is missing when DATABASE_URL is not set', async () => {
