@@ -1,6 +1,8 @@
 // createApp(config) builds the Express application and its one application context;
 // this file listens only when run as the entry point (`node dist/app.js`), so tests
 // build apps in-process (several at once if they like: nothing is shared between them).
+// First: the packages imported after it may reuse their compiled code (Node 22.1+).
+import './lib/compile-cache.js';
 import cluster from 'node:cluster';
 import http, { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -82,14 +84,24 @@ export interface StartOptions {
    * a migration is pending, naming the command to run.
    */
   migrate?: boolean;
+  /** Filled with the moments (ms since the process started) each step of the start ended. */
+  startup?: Record<string, number>;
+}
+
+/** Milliseconds since the process started, rounded: the start's log line says where its time went. */
+function sinceProcessStart(): number {
+  return Math.round(performance.now());
 }
 
 export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<{ server: Server; app: App; database: RunningDatabase; stop(): Promise<void> }> {
+  const startup = options.startup ?? {};
   const database = await ensureDatabase(config, createLogger(config.logLevel, undefined, { pretty: prettyLogsWanted(config) }));
+  startup.database = sinceProcessStart();
   const app = createApp({ ...config, databaseUrl: database.url });
+  startup.app = sinceProcessStart();
   const abort = async (error: unknown): Promise<never> => {
     await closeApp(app);
     await database.stop();
@@ -103,6 +115,7 @@ export async function startServer(
     if (migrations.length > 0) ctx.logger.info({ batch, applied: migrations }, 'migrations applied');
   }
   const pending = await pendingMigrations(ctx.db, { directories }).catch(abort);
+  startup.migrationCheck = sinceProcessStart();
   if (pending.length > 0) {
     await abort(
       new ConfigError(
@@ -116,6 +129,7 @@ export async function startServer(
   const draining = drainOnStop(server, app);
   server.on('request', app);
   await listen(server, config).catch(abort);
+  startup.listening = sinceProcessStart();
   // Retention of the audit log: asked hourly, done daily by one process of all.
   const stopRetention = startAuditRetention(ctx);
   // The modules' periodic work (scheduled publishing), its first run at once.
@@ -178,6 +192,8 @@ function drainOnStop(server: Server, app: App): () => Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Everything imported by now: the time since the process started is module loading.
+  const startup: Record<string, number> = { modules: sinceProcessStart() };
   const bootLogger = createLogger('info');
   let config: Config;
   try {
@@ -187,6 +203,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   bootLogger.level = config.logLevel;
+  startup.config = sinceProcessStart();
   const migrate = process.argv.includes('--migrate');
   // WEB_CONCURRENCY above 1: this process becomes the cluster's primary (lib/cluster.ts)
   // and forks the workers, which run this same file and take the branch below.
@@ -204,7 +221,7 @@ async function main(): Promise<void> {
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     // A worker never migrates: its primary did, once, before forking it.
-    running = await startServer(config, { migrate: migrate && worker === undefined });
+    running = await startServer(config, { migrate: migrate && worker === undefined, startup });
   } catch (error) {
     bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
     process.exit(1);
@@ -231,7 +248,7 @@ async function main(): Promise<void> {
   if (firstOfAll && outbox) logger.warn({ outbox }, 'SMTP_URL is not set: emails are written to the outbox folder, not sent');
   // In a cluster the primary says «server listening» once every worker listens.
   logger.info(
-    { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl },
+    { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, baseUrl: config.baseUrl, startup },
     worker ? 'worker listening' : 'server listening',
   );
 

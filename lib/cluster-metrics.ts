@@ -9,7 +9,7 @@
 // prom-client's own cluster mode is not used: it has workers answer from a module-level
 // list of registries (setRegistries), and it expects the primary to serve the scrape.
 import cluster, { type Worker } from 'node:cluster';
-import { AggregatorRegistry, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Logger } from './logger.js';
 
 const SCRAPE = 'site:metrics-scrape';
@@ -113,6 +113,8 @@ async function collect(workers: Worker[], timeoutMs: number): Promise<string> {
     }
     if (pending === 0) done();
   });
+  // Loaded by the first scrape: a cluster nobody scrapes never loads prom-client.
+  const { AggregatorRegistry } = await import('prom-client');
   const text = answers.length ? await AggregatorRegistry.aggregate(answers).metrics() : '';
   return text + workersGauge(answers.length, workers.length - answers.length);
 }

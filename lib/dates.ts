@@ -33,23 +33,31 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Formatters for one time zone (made once per app for the views and the mail, or per answer). */
+/**
+ * Formatters for one time zone (made once per app for the views and the mail, or per
+ * answer). Each Intl formatter is built on its first use: the first one loads the
+ * locale's data (tens of milliseconds), which a start and a public page never need.
+ */
 export function frenchDates(timeZone: string): FrenchDates {
-  const parts = new Intl.DateTimeFormat('fr-FR', {
-    timeZone,
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  const relative = new Intl.RelativeTimeFormat('fr', { numeric: 'auto' });
+  let parts: Intl.DateTimeFormat | undefined;
+  let relative: Intl.RelativeTimeFormat | undefined;
+  let dayOf: Intl.DateTimeFormat | undefined;
   // The calendar day in the zone, as a day number: «hier» is the day before, whatever the hour.
-  const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  const dayNumber = (instant: Date) => Date.parse(`${dayOf.format(instant)}T00:00:00Z`) / DAY;
+  const dayNumber = (instant: Date) => {
+    dayOf ??= new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    return Date.parse(`${dayOf.format(instant)}T00:00:00Z`) / DAY;
+  };
 
   const pieces = (date: Date) => {
+    parts ??= new Intl.DateTimeFormat('fr-FR', {
+      timeZone,
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     const found: Record<string, string> = {};
     for (const part of parts.formatToParts(date)) found[part.type] = part.value;
     const day = found.day === '1' ? `1er` : found.day;
@@ -78,6 +86,7 @@ export function frenchDates(timeZone: string): FrenchDates {
       const elapsed = (typeof now === 'number' ? now : now.getTime()) - parsed.getTime();
       // A clock a little ahead of the database (or the reverse) reads as «now», never «dans 2 secondes».
       if (elapsed < MINUTE) return 'à l’instant';
+      relative ??= new Intl.RelativeTimeFormat('fr', { numeric: 'auto' });
       if (elapsed < HOUR) return relative.format(-Math.floor(elapsed / MINUTE), 'minute');
       if (elapsed < DAY) return relative.format(-Math.floor(elapsed / HOUR), 'hour');
       const days = dayNumber(new Date(parsed.getTime() + elapsed)) - dayNumber(parsed);

@@ -1,5 +1,9 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
+import { lazyRequire } from './lazy-require.js';
+
+// Readable lines are for a terminal in development: production never loads it.
+const pinoPretty = lazyRequire<typeof PinoPretty>('pino-pretty');
 
 export type { Logger };
 
@@ -46,7 +50,7 @@ export function createLogger(level = 'info', base?: Record<string, unknown>, opt
   if (!options.pretty) return options.destination ? pino(settings, options.destination) : pino(settings);
   // In the process, synchronously: the lines come in order with the start's notices and
   // none is lost when the server exits right after «stopped».
-  const stream = pretty({
+  const stream = pinoPretty()({
     colorize: options.destination === undefined,
     translateTime: 'SYS:HH:MM:ss',
     // A request reads «GET /admin 200 12.3 ms»; its fields are in the message, not repeated after it.

@@ -9,7 +9,12 @@
 // primary (lib/cluster-metrics.ts). Nothing here assumes one process: every series is a
 // counter, a histogram or a gauge that adds up across workers (pool sizes, queues).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
+import type { Registry } from 'prom-client';
+import { lazyRequire } from './lazy-require.js';
+
+// Loaded only when METRICS_TOKEN is set (createMetrics): an instance nobody scrapes never loads it.
+const promClient = lazyRequire<typeof PromClient>('prom-client');
 
 /** What one request accumulates while it runs (SQL statements issued on the app's pool). */
 export interface RequestTally {
@@ -78,6 +83,7 @@ function statusClass(status: number): string {
 
 /** The metrics of one application: its own registry, the default process metrics included. */
 export function createMetrics(): Metrics {
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = promClient();
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });

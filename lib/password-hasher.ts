@@ -2,13 +2,18 @@
 // piscina (queueing, a crashed thread's job rejected and the thread replaced, shutdown).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import type * as PiscinaModule from 'piscina';
+import { lazyRequire } from './lazy-require.js';
 import type { HashJob, HashWorkerData, ThreadPriority } from './hash-worker.js';
 import type { Logger } from './logger.js';
 import { metricsOff, type HashOperation, type Metrics } from './metrics.js';
 
 // The task file sits beside this one: hash-worker.ts under tsx (the threads inherit
 // tsx's loader through process.execArgv) and the compiled hash-worker.js in dist/.
+// Loaded with the first hash (the pool starts then), not at every start.
+const piscina = lazyRequire<typeof PiscinaModule>('piscina');
+
 const HASH_WORKER = new URL(`./hash-worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
 export interface PasswordHasher {
@@ -36,7 +41,7 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
   const workerData: HashWorkerData = { nice: options.nice ?? 0 };
   const running = () => {
     if (!pool) {
-      pool = new Piscina<HashJob, string | boolean | ThreadPriority>({
+      pool = new (piscina().Piscina)<HashJob, string | boolean | ThreadPriority>({
         filename: (options.workerFile ?? HASH_WORKER).href,
         workerData,
         // A fixed pool: threads stay up (bcrypt is the whole job), the rest waits in order.

@@ -1,11 +1,18 @@
 // Numbers as French readers expect them on the screens: «Aucun compte», «1 compte»,
 // «1 234 comptes» (narrow no-break space between thousands), «40,7 Kio».
-const integers = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
-const oneDecimal = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 0, maximumFractionDigits: 1 });
+// Built on first use: the first French formatter loads the locale's data, which a start
+// need not wait for.
+const integers = lazyFormat(() => new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }));
+const oneDecimal = lazyFormat(() => new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 0, maximumFractionDigits: 1 }));
+
+function lazyFormat(make: () => Intl.NumberFormat): (value: number) => string {
+  let formatter: Intl.NumberFormat | undefined;
+  return (value) => (formatter ??= make()).format(value);
+}
 
 /** «1 234». */
 export function frenchNumber(value: number): string {
-  return integers.format(value);
+  return integers(value);
 }
 
 /**
@@ -29,5 +36,5 @@ export function fileSize(bytes: number): string {
   }
   // French puts 0 and 1 in the singular.
   if (unit === 0) return `${frenchNumber(value)}\u00a0${value < 2 ? 'octet' : 'octets'}`;
-  return `${oneDecimal.format(value)}\u00a0${UNITS[unit]}`;
+  return `${oneDecimal(value)}\u00a0${UNITS[unit]}`;
 }

@@ -6,7 +6,11 @@
 // served by GET /uploads/* (routes/uploads.ts).
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import multer from 'multer';
+import type Multer from 'multer';
+import { lazyRequire } from './lazy-require.js';
+
+// Loaded by the first upload, not at every start.
+const multer = lazyRequire<typeof Multer>('multer');
 import type { AppContext } from './context.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
 import { UPLOAD_FOLDER, UPLOADS_URL_PREFIX, storedName } from './upload-names.js';
@@ -60,7 +64,7 @@ declare global {
 }
 
 function multerError(error: unknown): unknown {
-  if (!(error instanceof multer.MulterError)) return error;
+  if (!(error instanceof multer().MulterError)) return error;
   switch (error.code) {
     case 'LIMIT_FILE_SIZE':
     case 'LIMIT_PART_COUNT':
@@ -77,13 +81,16 @@ function multerError(error: unknown): unknown {
  * multipart → 415, no file or another field → 400. Nothing is written to disk here.
  */
 export function parseImageUpload(field: string, options: { maxBytes?: number } = {}): RequestHandler {
-  const parser = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: options.maxBytes ?? MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12, headerPairs: 100 },
-  }).single(field);
+  // Made by the first upload of this route (multer loads then).
+  let parser: RequestHandler | undefined;
+  const parse = () =>
+    (parser ??= multer()({
+      storage: multer().memoryStorage(),
+      limits: { fileSize: options.maxBytes ?? MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12, headerPairs: 100 },
+    }).single(field));
   return function parseImageUploadMiddleware(req: Request, res: Response, next: NextFunction): void {
     if (!req.is('multipart/form-data')) return next(new UnsupportedMediaTypeError(uploadMessages.notMultipart));
-    parser(req, res, (error?: unknown) => {
+    void parse()(req, res, (error?: unknown) => {
       if (error) return next(multerError(error));
       const file = req.file;
       if (!file)

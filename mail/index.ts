@@ -6,7 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { lazyRequire } from '../lib/lazy-require.js';
+
+// Loaded with the first email, not at every start.
+const nodemailer = lazyRequire<typeof Nodemailer>('nodemailer');
 import nunjucks from 'nunjucks';
 import type { Clock } from '../lib/clock.js';
 import { frenchDates } from '../lib/dates.js';
@@ -33,7 +38,7 @@ export class Mailer {
   private readonly html = new nunjucks.Environment(new nunjucks.FileSystemLoader(mailTemplatesDir), { autoescape: true });
   private readonly text = new nunjucks.Environment(new nunjucks.FileSystemLoader(mailTemplatesDir), { autoescape: false });
   private smtp: Transporter | undefined;
-  private readonly outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  private outbox: Transporter | undefined;
 
   constructor(
     private readonly config: Config,
@@ -67,10 +72,11 @@ export class Mailer {
     const subject = typeof data.subject === 'string' ? data.subject : (mailSubjects[template]?.(config.appName) ?? config.appName);
     const message = { from: config.mailFrom, to, subject, text, html };
     if (config.smtpUrl) {
-      this.smtp ??= nodemailer.createTransport(config.smtpUrl);
+      this.smtp ??= nodemailer().createTransport(config.smtpUrl);
       await this.smtp.sendMail(message);
       return;
     }
+    this.outbox ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = await this.outbox.sendMail(message);
     const outbox = path.join(config.dataDir, 'outbox');
     await mkdir(outbox, { recursive: true, mode: 0o700 });

@@ -4,8 +4,8 @@
 // IPv6 clients usually hold a whole /64: they are grouped by it, or each could
 // rotate addresses and get a fresh budget every time.
 import type { Request } from 'express';
-import { ipKeyGenerator } from 'express-rate-limit';
 import { warnOnce, type AppContext } from '../lib/context.js';
+import { expressRateLimit } from './rate-limit.js';
 
 export const IPV6_GROUP_PREFIX = 64;
 export const UNKNOWN_ADDRESS_WARNING = 'client-ip:unknown-address';
@@ -22,5 +22,5 @@ export function clientAddressKey(ctx: AppContext, req: Request): string | undefi
     );
     return undefined;
   }
-  return ipKeyGenerator(address, IPV6_GROUP_PREFIX);
+  return expressRateLimit().ipKeyGenerator(address, IPV6_GROUP_PREFIX);
 }

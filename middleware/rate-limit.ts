@@ -2,12 +2,16 @@
 // counters shared through PostgreSQL. On the public forms only POSTs count, and a
 // session never widens a budget; the API limiter may give logged-in callers more.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import type * as ExpressRateLimit from 'express-rate-limit';
 import type { RateLimitedOperation } from '../lib/config.js';
 import type { AppContext } from '../lib/context.js';
 import { RateLimitedError } from '../lib/errors.js';
 import { PostgresRateLimitStore } from '../models/rate-limits.js';
+import { lazyRequire } from '../lib/lazy-require.js';
 import { clientAddressKey } from './client-ip.js';
+
+// Loaded by the first request a limiter counts, not at every start.
+export const expressRateLimit = lazyRequire<typeof ExpressRateLimit>('express-rate-limit');
 
 /** A wait of `seconds`, in French: «12 minutes», «1 heure», «1 heure et 30 minutes» (rounded up, at least a minute). */
 export function waitText(seconds: number): string {
@@ -72,30 +76,34 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
   const methods = new Set(options.methods ?? ['POST']);
   const multiplier = options.loggedInMultiplier ?? 1;
   const store = new PostgresRateLimitStore(ctx, operation);
-  const limiter = rateLimit({
-    windowMs: budget.windowMs,
-    limit: (req: Request) => (multiplier !== 1 && req.user ? budget.max * multiplier : budget.max),
-    standardHeaders: false,
-    legacyHeaders: false,
-    store,
-    // Requests without a readable address are not limited (SPEC: suspended, warned once).
-    skip: (req: Request) => !methods.has(req.method) || clientAddressKey(ctx, req) === undefined,
-    keyGenerator: (req: Request) => clientAddressKey(ctx, req)!,
-    handler: (req, _res, next) => {
-      // The store returns the window's reset time as stored, so the wait is the real one.
-      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      logger.warn({ operation, requestId: req.id }, 'rate limit reached');
-      ctx.metrics.rateLimited(operation);
-      next(rateLimitedError(ctx, resetTime ?? new Date(ctx.clock.nowMs() + budget.windowMs)));
-    },
-    // The address checks are ours (client-ip.ts); the library's would flag requests
-    // that merely carry an X-Forwarded-For header nobody trusts.
-    validate: { xForwardedForHeader: false, trustProxy: false },
-    logger: {
-      warn: (message: unknown) => logger.warn({ err: message }, 'rate limiter'),
-      error: (message: unknown) => logger.error({ err: message }, 'rate limiter'),
-    },
-  });
+  const makeLimiter = () =>
+    expressRateLimit().rateLimit({
+      windowMs: budget.windowMs,
+      limit: (req: Request) => (multiplier !== 1 && req.user ? budget.max * multiplier : budget.max),
+      standardHeaders: false,
+      legacyHeaders: false,
+      store,
+      // Requests without a readable address are not limited (SPEC: suspended, warned once).
+      skip: (req: Request) => !methods.has(req.method) || clientAddressKey(ctx, req) === undefined,
+      keyGenerator: (req: Request) => clientAddressKey(ctx, req)!,
+      handler: (req, _res, next) => {
+        // The store returns the window's reset time as stored, so the wait is the real one.
+        const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+        logger.warn({ operation, requestId: req.id }, 'rate limit reached');
+        ctx.metrics.rateLimited(operation);
+        next(rateLimitedError(ctx, resetTime ?? new Date(ctx.clock.nowMs() + budget.windowMs)));
+      },
+      // The address checks are ours (client-ip.ts); the library's would flag requests
+      // that merely carry an X-Forwarded-For header nobody trusts.
+      validate: { xForwardedForHeader: false, trustProxy: false },
+      logger: {
+        warn: (message: unknown) => logger.warn({ err: message }, 'rate limiter'),
+        error: (message: unknown) => logger.error({ err: message }, 'rate limiter'),
+      },
+    });
+  // Made by the first request this limiter sees.
+  let made: RequestHandler | undefined;
+  const limiter: RequestHandler = (req, res, next) => (made ??= makeLimiter())(req, res, next);
   if (!options.refundRefusedInput) return limiter;
   return function countRefundably(req: Request, res: Response, next: NextFunction): void {
     void limiter(req, res, (error?: unknown) => {

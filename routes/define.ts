@@ -119,12 +119,17 @@ function undeclared(value: unknown, strict: boolean): Record<string, never> {
 
 function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler {
   const lenient = { allowUnknown: !strict };
-  const schemas = {
-    params: row.params && prepareSchema(row.params),
-    query: row.query && prepareSchema(row.query, lenient),
-    body: row.body && prepareSchema(row.body, lenient),
-  };
+  // Prepared by the row's first request, not when the app is built: a start prepares
+  // none of the few hundred schemas, and a process prepares those it is asked for.
+  let prepared: { params?: Joi.Schema; query?: Joi.Schema; body?: Joi.Schema } | undefined;
+  const prepare = () =>
+    (prepared ??= {
+      params: row.params && prepareSchema(row.params),
+      query: row.query && prepareSchema(row.query, lenient),
+      body: row.body && prepareSchema(row.body, lenient),
+    });
   return async function runRoute(req: Request, res: Response): Promise<void> {
+    const schemas = prepare();
     const params = schemas.params ? validatePrepared(schemas.params, req.params) : {};
     const query = schemas.query ? validatePrepared(schemas.query, req.query) : undeclared(req.query, strict);
     const body = schemas.body ? validatePrepared(schemas.body, req.body ?? {}) : undeclared(req.body, strict);

@@ -4,7 +4,6 @@
 // Mail: best-effort notices sent after the answer — «Code de secours utilisé» whenever a
 // recovery code is used, and TwoFactorResetEmail when an administrator turns it off.
 import type { Request } from 'express';
-import QRCode from 'qrcode';
 import { inTransaction, type AppContext } from '../lib/context.js';
 import { AccountSuspendedError, ConflictError, InvalidCredentialsError } from '../lib/errors.js';
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
@@ -60,7 +59,9 @@ export async function setupTwoFactor(ctx: AppContext, req: Request, user: Sessio
 }
 
 /** The otpauth:// URL as an SVG QR code, markup only (no script, no inline style): the CSP stays as it is. */
-export function qrSvg(url: string): Promise<string> {
+export async function qrSvg(url: string): Promise<string> {
+  // Only the enrolment draws QR codes: loaded then, not at every start.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
 

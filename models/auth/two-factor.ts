@@ -5,7 +5,11 @@
 // of drift; a time step is accepted once per account (last_step), so a code seen by
 // someone else cannot be used again, nor an older one after it.
 import { createHash, randomInt } from 'node:crypto';
-import * as OTPAuth from 'otpauth';
+import type * as OTPAuthModule from 'otpauth';
+import { lazyRequire } from '../../lib/lazy-require.js';
+
+// Loaded by the first two-step operation, not at every start.
+const otpauth = lazyRequire<typeof OTPAuthModule>('otpauth');
 import type { AppContext } from '../../lib/context.js';
 import { ConflictError, UserFacingError } from '../../lib/errors.js';
 import { decryptSecret, encryptSecret } from './two-factor-crypto.js';
@@ -43,7 +47,8 @@ export interface PendingSetup {
   otpauth_url: string;
 }
 
-function totpOf(ctx: AppContext, secret: string, label: string): OTPAuth.TOTP {
+function totpOf(ctx: AppContext, secret: string, label: string): OTPAuthModule.TOTP {
+  const OTPAuth = otpauth();
   return new OTPAuth.TOTP({
     issuer: ctx.config.appName,
     label,
@@ -57,9 +62,9 @@ function totpOf(ctx: AppContext, secret: string, label: string): OTPAuth.TOTP {
 /** The time step a code matches at the clock's time (±1 step), or undefined. */
 function matchingStep(ctx: AppContext, secret: string, code: string): number | undefined {
   const timestamp = ctx.clock.nowMs();
-  const delta = OTPAuth.TOTP.validate({
+  const delta = otpauth().TOTP.validate({
     token: code,
-    secret: OTPAuth.Secret.fromBase32(secret),
+    secret: otpauth().Secret.fromBase32(secret),
     algorithm: 'SHA1',
     digits: TOTP_DIGITS,
     period: TOTP_PERIOD_SECONDS,
@@ -67,7 +72,7 @@ function matchingStep(ctx: AppContext, secret: string, code: string): number | u
     window: TOTP_WINDOW,
   });
   if (delta === null) return undefined;
-  return OTPAuth.TOTP.counter({ period: TOTP_PERIOD_SECONDS, timestamp }) + delta;
+  return otpauth().TOTP.counter({ period: TOTP_PERIOD_SECONDS, timestamp }) + delta;
 }
 
 /** What a person types: spaces and dashes ignored, case ignored. */
@@ -110,7 +115,7 @@ export async function twoFactorStatus(ctx: AppContext, userId: number): Promise<
 export async function startSetup(tx: AppContext, user: { id: number; email: string }): Promise<PendingSetup> {
   const current = await tx.db('app_auth_two_factor').where({ user_id: user.id }).forUpdate().first('enabled_at');
   if (current?.enabled_at) throw new ConflictError(twoFactorMessages.alreadyEnabled, { code: 'two_factor_enabled' });
-  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  const secret = new (otpauth().Secret)({ size: 20 }).base32;
   const stored = encryptSecret(tx, user.id, secret);
   const now = tx.clock.now();
   await tx
