@@ -79,6 +79,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Days an audit event is kept (AUDIT_RETENTION_DAYS, default 365); older ones are pruned daily. */
   auditRetentionDays: number;
+  /** Drafts kept between two publications of a page (REVISIONS_KEEP_DRAFTS, default 50); published revisions are all kept. */
+  revisionsKeepDrafts: number;
   /** Bytes of the public read cache (PAGE_CACHE_MB, default 32; 0 turns it off). */
   pageCacheBytes: number;
   /** `s-maxage` of public answers for a shared cache in front (PUBLIC_CACHE_SECONDS, default 0). */
@@ -171,6 +173,7 @@ interface Env extends DatabaseEnv {
   PASSWORD_HASH_NICE: number;
   METRICS_TOKEN?: string;
   AUDIT_RETENTION_DAYS: number;
+  REVISIONS_KEEP_DRAFTS: number;
   PAGE_CACHE_MB: number;
   PUBLIC_CACHE_SECONDS: number;
   WEB_CONCURRENCY: number | 'auto';
@@ -237,6 +240,7 @@ const envSchema = Joi.object<Env>({
     .messages({ 'string.pattern.base': '{{#label}} may hold only letters, digits and . _ ~ + / = -' }),
   // Whole days, at least one; a hundred years at most.
   AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(365),
+  REVISIONS_KEEP_DRAFTS: Joi.number().integer().min(1).max(100000).default(50),
   // Megabytes, fractions allowed (0.5); 0 turns the public read cache off.
   PAGE_CACHE_MB: Joi.number().min(0).max(65536).default(32),
   // A year at most, as for any max-age.
@@ -348,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits,
     metricsToken: value.METRICS_TOKEN,
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
+    revisionsKeepDrafts: value.REVISIONS_KEEP_DRAFTS,
     pageCacheBytes: Math.floor(value.PAGE_CACHE_MB * 1024 * 1024),
     publicCacheSeconds: value.PUBLIC_CACHE_SECONDS,
     webConcurrency: resolveConcurrency(value.WEB_CONCURRENCY),

@@ -260,6 +260,10 @@ export interface PageRevisionRow {
   created_at: Date;
   author_id: number | null;
   recorded_at: Date;
+  /** Whether the revision has ever been live (kept by triggers); published revisions are never pruned. */
+  published: boolean;
+  /** The latest expiry of a preview link naming this revision: kept until then. */
+  preview_until: Date | null;
 }
 export interface PageRevisionInsert {
   id?: number;
@@ -276,6 +280,13 @@ export interface PageRevisionInsert {
   created_at: TimestampInput;
   author_id?: number | null;
   recorded_at: TimestampInput;
+  published?: boolean;
+  preview_until?: TimestampInput | null;
+}
+
+export interface PageRevisionPruneStateRow {
+  id: number;
+  last_run_at: Date;
 }
 
 export interface MediaRow {
@@ -487,6 +498,7 @@ export interface AppTables {
   app_page_redirects: Table<PageRedirectRow, PageRedirectInsert>;
   app_audit_events: Table<AuditEventRow, AuditEventInsert>;
   app_audit_prune_state: Table<AuditPruneStateRow>;
+  app_page_revision_prune_state: Table<PageRevisionPruneStateRow>;
   app_auth_two_factor: Table<TwoFactorRow, TwoFactorInsert>;
   app_auth_recovery_codes: Table<RecoveryCodeRow, RecoveryCodeInsert>;
   app_auth_pending_logins: Table<PendingLoginRow, PendingLoginInsert>;

@@ -67,7 +67,8 @@ export function verifyPreview(secret: string, token: string, now: Date): Preview
  * A preview link for a page: of `revision` when given (any revision the page has),
  * else of its pending draft, else of its live content (a private page's «Voir sur le
  * site»). Audited (`page.preview_link_created`: who let unpublished content out, until
- * when): two statements; a missing page or revision is a NotFoundError.
+ * when), and its revision kept until the link expires: three statements; a missing page
+ * or revision is a NotFoundError.
  */
 export async function createPreviewLink(ctx: AppContext, pageId: number, options: { revision?: number; actor?: Actor | null } = {}): Promise<PreviewLink> {
   const row = await ctx
@@ -90,6 +91,11 @@ export async function createPreviewLink(ctx: AppContext, pageId: number, options
   if (row.number === null && row.revision !== 0) throw new NotFoundError(revisionMessages.revisionNotFound);
   const expiresAt = new Date(Math.floor((ctx.clock.now().getTime() + PREVIEW_LIFETIME_MS) / 1000) * 1000);
   const path = PREVIEW_PATH_PREFIX + signPreview(ctx.config.sessionSecret, { pageId, revision: row.revision, expiresAt });
+  // The link names its revision: the retention keeps that revision until the link expires.
+  await ctx
+    .db(REVISIONS_TABLE)
+    .where({ page_id: pageId, number: row.revision })
+    .update({ preview_until: ctx.db.raw('GREATEST(preview_until, ?::timestamptz)', [expiresAt]) });
   await recordAudit(ctx, {
     ...sourceOfActor(options.actor ?? null),
     action: 'page.preview_link_created',

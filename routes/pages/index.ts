@@ -12,6 +12,7 @@ import { SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
 import { PAGES_PERMISSION_SECTION } from '../../models/pages/manifest.js';
 import { pagesAdminRoutes } from './admin-screens.js';
 import { pagesApiRoutes } from './api.js';
+import { startRevisionRetention } from '../../services/revision-retention.js';
 import { startScheduledPublishing } from '../../services/scheduled-publishing.js';
 import { pagesSiteRoutes } from './site.js';
 
@@ -49,6 +50,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.adminRoutes(pagesAdminRoutes(catalog, tree));
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));
       site.backgroundJob({ name: 'scheduled publishing', start: (ctx) => startScheduledPublishing(ctx, { catalog }) });
+      site.backgroundJob({ name: 'revision retention', start: startRevisionRetention });
     },
   };
 }
