@@ -66,7 +66,7 @@ describe('retention of page revisions', () => {
     const page = await makePage(ctx, { title: 'Accueil' });
     await drafts(page.id, 5); // 2–6
     await createPreviewLink(ctx, page.id, { revision: 2 });
-    ctx.clock.set(() => new Date(Date.now() + 25 * HOUR));
+    ctx.clock.set(() => Date.now() + 25 * HOUR);
 
     expect(await pruneRevisions(ctx, 3)).to.deep.equal({ ran: true, removed: 2 });
     expect(await numbers(page.id)).to.deep.equal([1, 4, 5, 6]);
@@ -86,7 +86,7 @@ describe('retention of page revisions', () => {
 
       await drafts(page.id, 3); // 7–9: 6 drafts after the publication of 1
       expect(await pruneRevisions(ctx, 3)).to.deep.equal({ ran: false, removed: 0 });
-      ctx.clock.set(() => new Date(Date.now() + 24 * HOUR + 1000));
+      ctx.clock.set(() => Date.now() + 24 * HOUR + 1000);
       expect(await pruneRevisions(ctx, 3)).to.deep.equal({ ran: true, removed: 3 });
       expect(await numbers(page.id)).to.deep.equal([1, 7, 8, 9]);
     } finally {
