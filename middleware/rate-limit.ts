@@ -2,41 +2,11 @@
 // counters shared through PostgreSQL. On the public forms only POSTs count, and a
 // session never widens a budget; the API limiter may give logged-in callers more.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type * as ExpressRateLimit from 'express-rate-limit';
 import type { RateLimitedOperation } from '../lib/config.js';
 import type { AppContext } from '../lib/context.js';
-import { RateLimitedError } from '../lib/errors.js';
 import { PostgresRateLimitStore } from '../models/rate-limits.js';
-import { lazyRequire } from '../lib/lazy-require.js';
-import { clientAddressKey } from './client-ip.js';
-
-// Loaded by the first request a limiter counts, not at every start.
-export const expressRateLimit = lazyRequire<typeof ExpressRateLimit>('express-rate-limit');
-
-/** A wait of `seconds`, in French: «12 minutes», «1 heure», «1 heure et 30 minutes» (rounded up, at least a minute). */
-export function waitText(seconds: number): string {
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
-  const plural = (count: number, word: string) => `${count} ${word}${count > 1 ? 's' : ''}`;
-  if (minutes < 60) return plural(minutes, 'minute');
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? plural(hours, 'heure') : `${plural(hours, 'heure')} et ${plural(rest, 'minute')}`;
-}
-
-/** Seconds until a window's reset (Retry-After), at least 1. */
-export function secondsUntil(ctx: AppContext, resetAt: Date): number {
-  return Math.max(1, Math.ceil((resetAt.getTime() - ctx.clock.nowMs()) / 1000));
-}
-
-/**
- * The refusal of a spent budget: 429, Retry-After from the window's real reset time,
- * and a message saying how long to wait. `subject` says whose budget is spent.
- */
-export function rateLimitedError(ctx: AppContext, resetAt: Date, subject: 'address' | 'account' = 'address'): RateLimitedError {
-  const seconds = secondsUntil(ctx, resetAt);
-  const who = subject === 'address' ? 'depuis cette adresse' : 'pour ce compte';
-  return new RateLimitedError(`Trop de tentatives ${who}. Un nouvel essai sera possible dans ${waitText(seconds)}.`, seconds);
-}
+import { clientAddressKey, expressRateLimit } from '../lib/client-address.js';
+import { rateLimitedError } from '../lib/rate-limit-refusal.js';
 
 export interface RateLimiterOptions {
   /** Methods that count; default POST only (showing a form costs nothing). */
@@ -84,8 +54,8 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
       legacyHeaders: false,
       store,
       // Requests without a readable address are not limited (SPEC: suspended, warned once).
-      skip: (req: Request) => !methods.has(req.method) || clientAddressKey(ctx, req) === undefined,
-      keyGenerator: (req: Request) => clientAddressKey(ctx, req)!,
+      skip: (req: Request) => !methods.has(req.method) || clientAddressKey(ctx, req.ip) === undefined,
+      keyGenerator: (req: Request) => clientAddressKey(ctx, req.ip)!,
       handler: (req, _res, next) => {
         // The store returns the window's reset time as stored, so the wait is the real one.
         const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
@@ -93,7 +63,7 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
         ctx.metrics.rateLimited(operation);
         next(rateLimitedError(ctx, resetTime ?? new Date(ctx.clock.nowMs() + budget.windowMs)));
       },
-      // The address checks are ours (client-ip.ts); the library's would flag requests
+      // The address checks are ours (lib/client-address.ts); the library's would flag requests
       // that merely carry an X-Forwarded-For header nobody trusts.
       validate: { xForwardedForHeader: false, trustProxy: false },
       logger: {
@@ -109,7 +79,7 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
     void limiter(req, res, (error?: unknown) => {
       // Counted only when the limiter let the request through and did not skip it.
       const counted = (req as Request & { rateLimit?: unknown }).rateLimit !== undefined;
-      const key = counted ? clientAddressKey(ctx, req) : undefined;
+      const key = counted ? clientAddressKey(ctx, req.ip) : undefined;
       if (!error && key !== undefined) res.locals.rateLimitRefund = () => store.decrement(key);
       next(error);
     });

@@ -8,7 +8,8 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import Joi from 'joi';
 import type { AppContext } from '../lib/context.js';
 import type { RateLimitedOperation } from '../lib/config.js';
-import { prepareSchema, validatePrepared } from '../middleware/validate.js';
+import type { Origin } from '../lib/origin.js';
+import { prepareSchema, validatePrepared } from '../lib/validation.js';
 import { requirePermission, requireUser } from '../middleware/require-auth.js';
 import { refuseUntilEnrolled } from '../middleware/two-factor-gate.js';
 
@@ -29,6 +30,8 @@ export interface Call<P = Record<string, never>, Q = Record<string, never>, B = 
   ctx: AppContext;
   req: Request;
   res: Response;
+  /** Who asked and from where, for the services and the audit log (they never see `req`). */
+  origin: Origin;
   params: P;
   query: Q;
   body: B;
@@ -117,6 +120,12 @@ function undeclared(value: unknown, strict: boolean): Record<string, never> {
   return {};
 }
 
+/** The request as the use cases see it: built once, after the session lookup and the guard. */
+export function originOf(req: Request): Origin {
+  const user = req.user;
+  return { userId: user?.id ?? null, name: user?.name ?? null, ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null, requestId: req.id };
+}
+
 function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler {
   const lenient = { allowUnknown: !strict };
   // Prepared by the row's first request, not when the app is built: a start prepares
@@ -133,7 +142,7 @@ function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler
     const params = schemas.params ? validatePrepared(schemas.params, req.params) : {};
     const query = schemas.query ? validatePrepared(schemas.query, req.query) : undeclared(req.query, strict);
     const body = schemas.body ? validatePrepared(schemas.body, req.body ?? {}) : undeclared(req.body, strict);
-    await row.handler({ ctx, req, res, params, query, body });
+    await row.handler({ ctx, req, res, origin: originOf(req), params, query, body });
   };
 }
 

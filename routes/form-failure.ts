@@ -11,7 +11,7 @@ import { RateLimitedError, UnauthenticatedError, ValidationError } from '../lib/
 import { toAppError, wantsJson } from '../middleware/error-handler.js';
 import { refundRateLimit } from '../middleware/rate-limit.js';
 import type { Csrf } from '../middleware/csrf.js';
-import type { AnyCall, AnyRoute, FormLocals, FormSpec } from './define.js';
+import { originOf, type AnyCall, type AnyRoute, type FormLocals, type FormSpec } from './define.js';
 import { keepFormForLogin } from './lost-session.js';
 import { completeErrorSummary, errorSummaryOf, type ErrorSummary } from './error-summary.js';
 
@@ -44,7 +44,7 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf
   return async function formFailureHandler(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
     // A form sent after its session expired: kept for after the login (routes/lost-session.ts).
     if (error instanceof UnauthenticatedError && res.locals.lostSession && csrf && !res.headersSent) {
-      const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
+      const call = { ctx, req, res, origin: originOf(req), params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
       if (await keepFormForLogin(ctx, csrf, req, res, formNameOf(spec, call), echoedValues(req.body))) return;
     }
     if (res.headersSent || !res.locals.formReached) return next(error);
@@ -70,7 +70,7 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf
     if ((appError.status >= 500 && appError.code !== 'mail_failed') || appError instanceof UnauthenticatedError) return next(error);
     const fieldErrors: Record<string, string> = {};
     for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
-    const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
+    const call = { ctx, req, res, origin: originOf(req), params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
     const form = formNameOf(spec, call);
     ctx.logger.debug({ requestId: req.id, code: appError.code, form, path: req.path }, 'form refused');
     const errorSummary = errorSummaryOf(appError.message, appError.details);

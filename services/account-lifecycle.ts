@@ -2,9 +2,9 @@
 // data export: called by both /app/api/users and the /admin/users and /account screens.
 // The rules and the audit events live in models/auth/lifecycle.ts; here the files and
 // the current-password check around them.
-import type { Request } from 'express';
 import { listAuditEvents, type AuditItem } from '../models/audit.js';
 import type { AppContext } from '../lib/context.js';
+import type { Origin } from '../lib/origin.js';
 import { frenchDates } from '../lib/dates.js';
 import { removeStoredFile } from '../lib/uploads.js';
 import { deleteOwnAccount, deleteUser, restoreUser, suspendUser, type DeletedAccount } from '../models/auth/lifecycle.js';
@@ -44,7 +44,7 @@ export async function deleteAccount(ctx: AppContext, caller: Acting, userId: num
  * services/current-password.ts), then the account, then its picture file. The caller
  * logs the request's session out (its row is already gone). Mail: none.
  */
-export async function deleteOwnAccountWithPassword(ctx: AppContext, caller: Acting, currentPassword: string, origin: Request): Promise<User> {
+export async function deleteOwnAccountWithPassword(ctx: AppContext, caller: Acting, currentPassword: string, origin: Origin): Promise<User> {
   await verifyCurrentPassword(ctx, origin, caller.id, currentPassword);
   const deleted = await deleteOwnAccount(ctx, caller);
   await removePicture(ctx, deleted);

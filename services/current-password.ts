@@ -6,11 +6,11 @@
 // not eat each other's budget), and the same budget per account
 // (`current_password_account:<userId>`), so a thief rotating addresses still gets only
 // that many guesses. Every check counts, right or wrong, like every login POST.
-import type { Request } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { UserFacingError } from '../lib/errors.js';
-import { clientAddressKey } from '../middleware/client-ip.js';
-import { rateLimitedError } from '../middleware/rate-limit.js';
+import type { Origin } from '../lib/origin.js';
+import { clientAddressKey } from '../lib/client-address.js';
+import { rateLimitedError } from '../lib/rate-limit-refusal.js';
 import { checkPassword } from '../models/auth/credentials.js';
 import { authMessages } from '../models/auth/messages.js';
 import { incrementCounter } from '../models/rate-limits.js';
@@ -33,9 +33,9 @@ export function currentPasswordWrongError(): UserFacingError {
  * address only the account's budget applies (the address one is suspended and warned
  * once, as on the forms).
  */
-export async function verifyCurrentPassword(ctx: AppContext, req: Request, userId: number, password: string): Promise<void> {
+export async function verifyCurrentPassword(ctx: AppContext, origin: Origin, userId: number, password: string): Promise<void> {
   const { max, windowMs } = ctx.config.rateLimits.login;
-  const address = clientAddressKey(ctx, req);
+  const address = clientAddressKey(ctx, origin.ip);
   const byAddress = address === undefined ? undefined : await incrementCounter(ctx, CURRENT_PASSWORD_ADDRESS_PREFIX + address, windowMs);
   const byAccount = await incrementCounter(ctx, CURRENT_PASSWORD_ACCOUNT_PREFIX + String(userId), windowMs);
   const fallback = ctx.clock.nowMs() + windowMs;
@@ -45,7 +45,7 @@ export async function verifyCurrentPassword(ctx: AppContext, req: Request, userI
   ].filter((budget) => budget !== undefined);
   if (spent.length > 0) {
     // Both spent: the message names the address's, the wait is the later reset.
-    ctx.logger.warn({ operation: 'current_password', userId, requestId: req.id, spent: spent.map((budget) => budget.subject) }, 'rate limit reached');
+    ctx.logger.warn({ operation: 'current_password', userId, requestId: origin.requestId, spent: spent.map((budget) => budget.subject) }, 'rate limit reached');
     ctx.metrics.rateLimited('current_password');
     throw rateLimitedError(ctx, new Date(Math.max(...spent.map((budget) => budget.resetMs))), spent[0].subject);
   }

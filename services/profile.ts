@@ -1,7 +1,7 @@
 // Use cases of the logged-in user on their own account, called by both
 // /app/api/users/profile and the profile page (/account, /admin/profile).
-import type { Request } from 'express';
 import { inTransaction, type AppContext } from '../lib/context.js';
+import type { Origin } from '../lib/origin.js';
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { storedName } from '../lib/upload-names.js';
 import { removeStoredFile, storeImage, type UploadedImage } from '../lib/uploads.js';
@@ -15,7 +15,7 @@ import { sendAddressChangeEmails, type Acting, type AddressChangeStarted } from 
 
 /**
  * Starts the user's own address change. The current password is checked first (with
- * the login-grade limit of services/current-password.ts, hence the request), so the
+ * the login-grade limit of services/current-password.ts, hence the origin), so the
  * form cannot be used to probe which addresses are taken.
  * Mail: EmailChangeConfirmEmail to the new address is must-deliver; the notice to
  * the current address is best-effort (services/users.ts sendAddressChangeEmails).
@@ -24,7 +24,7 @@ export async function changeOwnAddress(
   ctx: AppContext,
   caller: Acting,
   input: { email: string; currentPassword: string },
-  origin: Request,
+  origin: Origin,
 ): Promise<AddressChangeStarted> {
   const user = await existingUser(ctx, caller.id);
   await verifyCurrentPassword(ctx, origin, user.id, input.currentPassword);
@@ -47,7 +47,7 @@ export async function changeOwnPassword(
   ctx: AppContext,
   caller: Acting,
   input: { currentPassword: string; newPassword: string },
-  origin: Request,
+  origin: Origin,
 ): Promise<User> {
   assertPasswordPolicy(input.newPassword, 'new_password');
   await verifyCurrentPassword(ctx, origin, caller.id, input.currentPassword);

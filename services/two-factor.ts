@@ -3,14 +3,14 @@
 // step (/auth/2fa). Each change and its audit event share one transaction.
 // Mail: best-effort notices sent after the answer — «Code de secours utilisé» whenever a
 // recovery code is used, and TwoFactorResetEmail when an administrator turns it off.
-import type { Request } from 'express';
 import { inTransaction, type AppContext } from '../lib/context.js';
 import { AccountSuspendedError, ConflictError, InvalidCredentialsError } from '../lib/errors.js';
+import type { Origin } from '../lib/origin.js';
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { assertCanManage, assertNotSelf, lockUser } from '../models/auth/admin-rules.js';
 import { authMessages } from '../models/auth/messages.js';
 import { incrementCounter } from '../models/rate-limits.js';
-import { rateLimitedError } from '../middleware/rate-limit.js';
+import { rateLimitedError } from '../lib/rate-limit-refusal.js';
 import { consumePendingLogin, lockPendingLogin, spendPendingAttempt } from '../models/auth/pending-logins.js';
 import type { Caller } from '../models/auth/roles.js';
 import {
@@ -38,9 +38,9 @@ export const twoFactorServiceMessages = {
     left === 1 ? 'Le code est incorrect ou a déjà servi. Il reste 1 essai.' : `Le code est incorrect ou a déjà servi. Il reste ${left} essais.`,
 } as const;
 
-/** The account acting on itself, for the audit log. */
-function actingOf(req: Request, user: { id: number; name: string }) {
-  return sourceOf({ id: user.id, name: user.name, ip: req.ip ?? null });
+/** The account acting on itself, for the audit log (at the second step the origin has no user yet). */
+function actingOf(origin: Origin, user: { id: number; name: string }) {
+  return sourceOf({ id: user.id, name: user.name, ip: origin.ip });
 }
 
 /** The setup as shown: the secret as text (to type), the otpauth:// URL and its QR code (inline SVG). */
@@ -52,8 +52,8 @@ export interface SetupAnswer extends PendingSetup {
  * Starts an enrolment after checking the current password (login-grade budget): a new
  * secret, pending until a code of the app confirms it.
  */
-export async function setupTwoFactor(ctx: AppContext, req: Request, user: SessionUser, currentPassword: string): Promise<SetupAnswer> {
-  await verifyCurrentPassword(ctx, req, user.id, currentPassword);
+export async function setupTwoFactor(ctx: AppContext, origin: Origin, user: SessionUser, currentPassword: string): Promise<SetupAnswer> {
+  await verifyCurrentPassword(ctx, origin, user.id, currentPassword);
   const setup = await inTransaction(ctx, (tx) => startSetup(tx, user));
   return { ...setup, qr_svg: await qrSvg(setup.otpauth_url) };
 }
@@ -66,19 +66,19 @@ export async function qrSvg(url: string): Promise<string> {
 }
 
 /** Confirms the pending secret with a code: two-step verification is on; ten recovery codes, shown once. */
-export async function enableTwoFactor(ctx: AppContext, req: Request, user: SessionUser, code: string): Promise<string[]> {
+export async function enableTwoFactor(ctx: AppContext, origin: Origin, user: SessionUser, code: string): Promise<string[]> {
   return inTransaction(ctx, async (tx) => {
     const codes = await enableWithCode(tx, user.id, code);
-    await recordAudit(tx, { ...actingOf(req, user), action: 'two_factor.enabled', target: userTarget(user) });
+    await recordAudit(tx, { ...actingOf(origin, user), action: 'two_factor.enabled', target: userTarget(user) });
     return codes;
   });
 }
 
 /** A second factor of the account (TOTP or recovery code) inside `tx`, or the field error; a recovery code is audited. */
-async function requireSecondFactor(tx: AppContext, req: Request, user: SessionUser, code: string): Promise<SecondFactorKind> {
+async function requireSecondFactor(tx: AppContext, origin: Origin, user: SessionUser, code: string): Promise<SecondFactorKind> {
   const kind = await useSecondFactor(tx, user.id, code);
   if (!kind) throw codeError();
-  if (kind === 'recovery') await recordAudit(tx, { ...actingOf(req, user), action: 'two_factor.recovery_used', target: userTarget(user) });
+  if (kind === 'recovery') await recordAudit(tx, { ...actingOf(origin, user), action: 'two_factor.recovery_used', target: userTarget(user) });
   return kind;
 }
 
@@ -91,16 +91,16 @@ async function noticeIfRecovery(ctx: AppContext, user: { id: number; email: stri
 /** A new set of recovery codes: current password and a second factor first. */
 export async function renewRecoveryCodes(
   ctx: AppContext,
-  req: Request,
+  origin: Origin,
   user: SessionUser,
   input: { currentPassword: string; code: string },
 ): Promise<string[]> {
   if (!user.second_factor_enabled) throw new ConflictError(twoFactorMessages.notEnabled, { code: 'two_factor_disabled' });
-  await verifyCurrentPassword(ctx, req, user.id, input.currentPassword);
+  await verifyCurrentPassword(ctx, origin, user.id, input.currentPassword);
   const { codes, kind } = await inTransaction(ctx, async (tx) => {
-    const kind = await requireSecondFactor(tx, req, user, input.code);
+    const kind = await requireSecondFactor(tx, origin, user, input.code);
     const codes = await renewCodes(tx, user.id);
-    await recordAudit(tx, { ...actingOf(req, user), action: 'two_factor.recovery_codes_renewed', target: userTarget(user) });
+    await recordAudit(tx, { ...actingOf(origin, user), action: 'two_factor.recovery_codes_renewed', target: userTarget(user) });
     return { codes, kind };
   });
   if (kind === 'recovery')
@@ -109,14 +109,14 @@ export async function renewRecoveryCodes(
 }
 
 /** Turns it off: current password and a second factor first; refused while a role requires it. */
-export async function disableTwoFactor(ctx: AppContext, req: Request, user: SessionUser, input: { currentPassword: string; code: string }): Promise<void> {
+export async function disableTwoFactor(ctx: AppContext, origin: Origin, user: SessionUser, input: { currentPassword: string; code: string }): Promise<void> {
   if (user.second_factor_required) throw new ConflictError(twoFactorServiceMessages.requiredByRole, { code: 'two_factor_required' });
   if (!user.second_factor_enabled) throw new ConflictError(twoFactorMessages.notEnabled, { code: 'two_factor_disabled' });
-  await verifyCurrentPassword(ctx, req, user.id, input.currentPassword);
+  await verifyCurrentPassword(ctx, origin, user.id, input.currentPassword);
   const kind = await inTransaction(ctx, async (tx) => {
-    const kind = await requireSecondFactor(tx, req, user, input.code);
+    const kind = await requireSecondFactor(tx, origin, user, input.code);
     await removeTwoFactor(tx, user.id);
-    await recordAudit(tx, { ...actingOf(req, user), action: 'two_factor.disabled', target: userTarget(user) });
+    await recordAudit(tx, { ...actingOf(origin, user), action: 'two_factor.disabled', target: userTarget(user) });
     return kind;
   });
   if (kind === 'recovery') noticeInBackground(ctx, 'recovery-code-used notice', () => ctx.mailer.recoveryCodeUsed(user.email, 0), { userId: user.id });
@@ -130,7 +130,7 @@ export type SecondStepOutcome = { status: 'done'; user: SessionUser; next: strin
  * (single use); a wrong one spends an attempt, committed even though the answer is a
  * refusal, and the fifth ends it.
  */
-export async function completeSecondStep(ctx: AppContext, req: Request, token: string | undefined, code: string): Promise<SecondStepOutcome> {
+export async function completeSecondStep(ctx: AppContext, origin: Origin, token: string | undefined, code: string): Promise<SecondStepOutcome> {
   const outcome = await inTransaction(ctx, async (tx) => {
     const pending = token ? await lockPendingLogin(tx, token) : undefined;
     if (!pending || !token) return { status: 'gone' as const };
@@ -145,7 +145,7 @@ export async function completeSecondStep(ctx: AppContext, req: Request, token: s
     await consumePendingLogin(tx, token);
     // Suspended between the password and the code: no session (said, as after a password).
     if (user.suspended_at !== null) return { status: 'suspended' as const };
-    if (kind === 'recovery') await recordAudit(tx, { ...actingOf(req, user), action: 'two_factor.recovery_used', target: userTarget(user) });
+    if (kind === 'recovery') await recordAudit(tx, { ...actingOf(origin, user), action: 'two_factor.recovery_used', target: userTarget(user) });
     return { status: 'done' as const, user, next: pending.next, kind };
   });
   if (outcome.status === 'gone' || (outcome.status === 'wrong' && outcome.left === 0)) {

@@ -20,8 +20,8 @@ export async function confirmDeleteOwnAccount(call: AnyCall, locals: FormLocals 
 }
 
 // POST …/delete {current_password}
-export async function deleteOwnAccountFromForm({ ctx, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
-  await deleteOwnAccountWithPassword(ctx, callerOf(req), body.current_password, req);
+export async function deleteOwnAccountFromForm({ ctx, origin, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
+  await deleteOwnAccountWithPassword(ctx, callerOf(req), body.current_password, origin);
   await logOutSession(req, res);
   res.redirect(303, '/auth/login?done=deleted');
 }

@@ -55,14 +55,15 @@ export async function saveName({ ctx, req, res, body }: Call<None, None, { name:
 }
 
 // POST …/email {email, current_password}: link to the new address, notice to the old.
-export async function startAddressChange({ ctx, req, res, body }: Call<None, None, { email: string; current_password: string }>): Promise<void> {
-  const { pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password }, req);
+export async function startAddressChange({ ctx, origin, req, res, body }: Call<None, None, { email: string; current_password: string }>): Promise<void> {
+  const { pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password }, origin);
   redirectWithFlash(req, res, base(req), adminMessages.profileEmailPending(pendingEmail));
 }
 
 // POST …/password {current_password, new_password, confirm_password}
 export async function savePassword({
   ctx,
+  origin,
   req,
   res,
   body,
@@ -70,7 +71,7 @@ export async function savePassword({
   if (body.new_password !== body.confirm_password) {
     throw new ValidationError(adminMessages.passwordsDiffer, { details: [{ field: 'confirm_password', message: adminMessages.passwordsDiffer }] });
   }
-  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password }, req);
+  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password }, origin);
   redirectWithFlash(req, res, base(req), adminMessages.profilePasswordSaved);
 }
 

@@ -64,26 +64,26 @@ function showCodes(call: AnyCall, codes: string[], message: string): Promise<voi
 }
 
 // POST …/2fa/setup {current_password} — a new pending secret; the page shows it.
-export async function startSetup({ ctx, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
-  await setupTwoFactor(ctx, req, sessionUser(req), body.current_password);
+export async function startSetup({ ctx, origin, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
+  await setupTwoFactor(ctx, origin, sessionUser(req), body.current_password);
   redirectWithFlash(req, res, base(req), twoFactorPageMessages.setupStarted);
 }
 
 // POST …/2fa/enable {code} — on; the recovery codes once.
 export async function confirmSetup(call: Call<None, None, { code: string }>): Promise<void> {
-  const codes = await enableTwoFactor(call.ctx, call.req, sessionUser(call.req), call.body.code);
+  const codes = await enableTwoFactor(call.ctx, call.origin, sessionUser(call.req), call.body.code);
   await showCodes(call, codes, twoFactorPageMessages.enabled);
 }
 
 // POST …/2fa/recovery-codes {current_password, code} — a new set, once.
 export async function renewCodes(call: Call<None, None, { current_password: string; code: string }>): Promise<void> {
-  const { ctx, req, body } = call;
-  const codes = await renewRecoveryCodes(ctx, req, sessionUser(req), { currentPassword: body.current_password, code: body.code });
+  const { ctx, origin, req, body } = call;
+  const codes = await renewRecoveryCodes(ctx, origin, sessionUser(req), { currentPassword: body.current_password, code: body.code });
   await showCodes(call, codes, twoFactorPageMessages.renewed);
 }
 
 // POST …/2fa/disable {current_password, code}
-export async function disable({ ctx, req, res, body }: Call<None, None, { current_password: string; code: string }>): Promise<void> {
-  await disableTwoFactor(ctx, req, sessionUser(req), { currentPassword: body.current_password, code: body.code });
+export async function disable({ ctx, origin, req, res, body }: Call<None, None, { current_password: string; code: string }>): Promise<void> {
+  await disableTwoFactor(ctx, origin, sessionUser(req), { currentPassword: body.current_password, code: body.code });
   redirectWithFlash(req, res, base(req), twoFactorPageMessages.disabled);
 }

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import Joi from 'joi';
 import type { AppContext } from '../../lib/context.js';
 import { idParam } from '../../lib/schema-primitives.js';
-import { validateValue } from '../../middleware/validate.js';
+import { validateValue } from '../../lib/validation.js';
 import type { FormLocals } from '../../routes/define.js';
 
 export type { FormLocals };

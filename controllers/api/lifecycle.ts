@@ -26,8 +26,8 @@ export async function deleteUserHandler({ ctx, req, res, params }: Call<Id>): Pr
 }
 
 // DELETE /app/api/users/profile {current_password} — 204, session cookie cleared.
-export async function deleteOwnAccountHandler({ ctx, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
-  await deleteOwnAccountWithPassword(ctx, callerOf(req), body.current_password, req);
+export async function deleteOwnAccountHandler({ ctx, origin, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
+  await deleteOwnAccountWithPassword(ctx, callerOf(req), body.current_password, origin);
   await logOutSession(req, res);
   res.status(204).end();
 }

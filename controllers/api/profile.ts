@@ -22,8 +22,8 @@ export async function updateProfileHandler({ ctx, req, res, body }: Call<None, N
 }
 
 // POST /app/api/users/profile/email {email, current_password} — 202: pending until the link is followed.
-export async function startEmailChangeHandler({ ctx, req, res, body }: Call<None, None, { email: string; current_password: string }>): Promise<void> {
-  const { user, pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password }, req);
+export async function startEmailChangeHandler({ ctx, origin, req, res, body }: Call<None, None, { email: string; current_password: string }>): Promise<void> {
+  const { user, pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password }, origin);
   res.status(202).json({ email: user.email, pending_email: pendingEmail });
 }
 
@@ -88,8 +88,8 @@ export async function confirmEmailChangeHandler({ ctx, req, res, body }: Call<No
 }
 
 // POST /app/api/users/profile/password {current_password, new_password} — other sessions closed.
-export async function changePasswordHandler({ ctx, req, res, body }: Call<None, None, { current_password: string; new_password: string }>): Promise<void> {
-  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password }, req);
+export async function changePasswordHandler({ ctx, origin, req, res, body }: Call<None, None, { current_password: string; new_password: string }>): Promise<void> {
+  await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password }, origin);
   res.status(204).end();
 }
 

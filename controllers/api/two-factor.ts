@@ -23,24 +23,24 @@ export async function showTwoFactorHandler({ ctx, req, res }: Call): Promise<voi
 }
 
 // POST /app/api/users/profile/2fa/setup {current_password} — {secret, otpauth_url, qr_svg}, pending until enabled.
-export async function setupTwoFactorHandler({ ctx, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
-  res.json(await setupTwoFactor(ctx, req, sessionUser(req), body.current_password));
+export async function setupTwoFactorHandler({ ctx, origin, req, res, body }: Call<None, None, { current_password: string }>): Promise<void> {
+  res.json(await setupTwoFactor(ctx, origin, sessionUser(req), body.current_password));
 }
 
 // POST /app/api/users/profile/2fa/enable {code} — {recovery_codes}: shown this once.
-export async function enableTwoFactorHandler({ ctx, req, res, body }: Call<None, None, { code: string }>): Promise<void> {
-  res.json({ recovery_codes: await enableTwoFactor(ctx, req, sessionUser(req), body.code) });
+export async function enableTwoFactorHandler({ ctx, origin, req, res, body }: Call<None, None, { code: string }>): Promise<void> {
+  res.json({ recovery_codes: await enableTwoFactor(ctx, origin, sessionUser(req), body.code) });
 }
 
 // POST /app/api/users/profile/2fa/recovery-codes {current_password, code} — a new set; the old one dies.
-export async function renewRecoveryCodesHandler({ ctx, req, res, body }: Call<None, None, { current_password: string; code: string }>): Promise<void> {
-  const codes = await renewRecoveryCodes(ctx, req, sessionUser(req), { currentPassword: body.current_password, code: body.code });
+export async function renewRecoveryCodesHandler({ ctx, origin, req, res, body }: Call<None, None, { current_password: string; code: string }>): Promise<void> {
+  const codes = await renewRecoveryCodes(ctx, origin, sessionUser(req), { currentPassword: body.current_password, code: body.code });
   res.json({ recovery_codes: codes });
 }
 
 // DELETE /app/api/users/profile/2fa {current_password, code} — 204; code: a TOTP or a recovery code.
-export async function disableTwoFactorHandler({ ctx, req, res, body }: Call<None, None, { current_password: string; code: string }>): Promise<void> {
-  await disableTwoFactor(ctx, req, sessionUser(req), { currentPassword: body.current_password, code: body.code });
+export async function disableTwoFactorHandler({ ctx, origin, req, res, body }: Call<None, None, { current_password: string; code: string }>): Promise<void> {
+  await disableTwoFactor(ctx, origin, sessionUser(req), { currentPassword: body.current_password, code: body.code });
   res.status(204).end();
 }
 

@@ -59,8 +59,8 @@ export async function showSecondFactor({ ctx, req, res }: Call<Record<string, ne
 }
 
 // POST /auth/2fa {code} — the pending login of this browser and a TOTP or a recovery code.
-export async function handleSecondFactor({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, { code: string }>): Promise<void> {
-  const { user, next, kind } = await completeSecondStep(ctx, req, pendingToken(req), body.code);
+export async function handleSecondFactor({ ctx, origin, req, res, body }: Call<Record<string, never>, Record<string, never>, { code: string }>): Promise<void> {
+  const { user, next, kind } = await completeSecondStep(ctx, origin, pendingToken(req), body.code);
   res.clearCookie(SECOND_FACTOR_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' });
   // Regenerates the session id: an id planted before login is worthless (fixation).
   // auth.login records which second factor opened it.

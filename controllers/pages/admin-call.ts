@@ -8,7 +8,6 @@ import type { AnyCall } from '../../routes/define.js';
 export const pageParams = Joi.object<{ id: number }>({ id: idParam.required() });
 
 /** The logged-in user and the client address: the pages and media models record them. */
-export function actorOf(call: AnyCall): Actor | null {
-  const user = call.req.user;
-  return user ? { id: user.id, name: user.name, ip: call.req.ip ?? null } : null;
+export function actorOf({ origin }: Pick<AnyCall, 'origin'>): Actor | null {
+  return origin.userId === null ? null : { id: origin.userId, name: origin.name ?? '', ip: origin.ip };
 }

@@ -9,7 +9,7 @@ import Joi from 'joi';
 import { ValidationError, type ErrorDetail } from '../../lib/errors.js';
 import { parseJsonText } from '../../lib/json.js';
 import { holdsUnstorableText } from '../../lib/schema-primitives.js';
-import { prepareSchema } from '../../middleware/validate.js';
+import { prepareSchema } from '../../lib/validation.js';
 import { BLOCK_TYPE_PATTERN, BLOCKS_MAX, type Block, type BlockField } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { pageForm, type PageFormInput } from './admin-screens.js';

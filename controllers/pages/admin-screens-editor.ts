@@ -235,7 +235,7 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     }
     case 'preview': {
       // The preview shows what was just typed: the draft saved above, by its own link.
-      const link = await createPreviewLink(ctx, params.id, { revision: draft.draft_revision });
+      const link = await createPreviewLink(ctx, params.id, { revision: draft.draft_revision, actor });
       return call.res.redirect(303, link.path);
     }
     case 'unschedule':

@@ -3,7 +3,7 @@
 // the same schemas as the API's edge. Each refusal is a ValidationError naming its field.
 import Joi from 'joi';
 import { ValidationError } from '../../lib/errors.js';
-import { validateValue } from '../../middleware/validate.js';
+import { validateValue } from '../../lib/validation.js';
 import { seoSchema, type Block } from './blocks.js';
 import type { PageCatalog } from './catalog.js';
 import { pageMessages } from './messages.js';

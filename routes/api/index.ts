@@ -18,7 +18,7 @@ import { parseImageUpload } from '../../lib/uploads.js';
 import { createCrossSiteRefusal } from '../../middleware/cross-site.js';
 import { notFound, toAppError } from '../../middleware/error-handler.js';
 import { createRateLimiter } from '../../middleware/rate-limit.js';
-import { mountRoutes, type AnyRoute, type FormSpec, type Surface } from '../define.js';
+import { mountRoutes, originOf, type AnyRoute, type FormSpec, type Surface } from '../define.js';
 
 /** Largest JSON body accepted (documented in docs/decisions.md); larger → 413. */
 export const JSON_BODY_LIMIT = '100kb';
@@ -66,7 +66,7 @@ function formPageOnFailure(ctx: AppContext, spec: FormSpec): ErrorRequestHandler
     const appError = toAppError(error);
     if (appError.status >= 500 || appError.status === 403 || appError.status === 415) return next(error);
     if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
-    const call = { ctx, req, res, params: req.params, query: req.query, body: (req.body ?? {}) as Record<string, unknown> };
+    const call = { ctx, req, res, origin: originOf(req), params: req.params, query: req.query, body: (req.body ?? {}) as Record<string, unknown> };
     await spec.rerender(
       call,
       { form: typeof spec.name === 'string' ? spec.name : undefined, error: appError.message, errorCode: appError.code },

@@ -143,6 +143,26 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     expect((await request(app).get('/cachee')).status).to.equal(404);
   });
 
+  it('records who made a preview link from the editor, «Aperçu» and «Voir sur le site» alike, as the API does', async () => {
+    const page = await pageWithBlocks(1);
+    const hidden = await createPage(ctx, { title: 'Cachée', visibility: 'private', blocks: [{ type: 'paragraph', text: 'Secret' }] });
+    const client = await editor();
+    const { fields } = await open(client, page.id);
+    expect((await submitEditor(client, page.id, fields, 'preview')).status).to.equal(303);
+    expect((await client.post(`/admin/pages/${hidden.id}/preview`, {}, `/admin/pages/${hidden.id}`)).status).to.equal(303);
+    const events = await ctx
+      .db('app_audit_events')
+      .where({ action: 'page.preview_link_created' })
+      .orderBy('id')
+      .select('actor_id', 'actor_name', 'ip', 'target_id');
+    expect(events).to.have.length(2);
+    expect(events.map((event) => event.target_id)).to.deep.equal([String(page.id), String(hidden.id)]);
+    for (const event of events) {
+      expect(event).to.include({ actor_id: client.user.id, actor_name: client.user.name });
+      expect(event.ip).to.be.a('string').and.not.equal('');
+    }
+  });
+
   it('schedules the draft at a time of the site’s zone, and cancels it', async () => {
     const page = await pageWithBlocks(1);
     const client = await editor();

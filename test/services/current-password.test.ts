@@ -1,9 +1,9 @@
 // verifyCurrentPassword: the login-grade limit of every current-password check
 // (per client address and per account), called by the profile use cases.
 import { expect } from 'chai';
-import type { Request } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import { RateLimitedError, UserFacingError } from '../../lib/errors.js';
+import type { Origin } from '../../lib/origin.js';
 import { verifyCurrentPassword } from '../../services/current-password.js';
 import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { PASSWORD, makeUser } from '../support/fixtures.js';
@@ -11,7 +11,7 @@ import { PASSWORD, makeUser } from '../support/fixtures.js';
 const BUDGET = 3;
 
 /** A request from this client address (all the check reads of it). */
-const from = (ip: string | undefined) => ({ ip, id: 'test-request' }) as unknown as Request;
+const from = (ip: string | undefined): Origin => ({ userId: null, name: null, ip: ip ?? null, userAgent: null, requestId: 'test-request' });
 
 async function outcome(run: Promise<void>): Promise<unknown> {
   return run.then(

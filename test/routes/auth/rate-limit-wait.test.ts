@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
-import { waitText } from '../../../middleware/rate-limit.js';
+import { waitText } from '../../../lib/rate-limit-refusal.js';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { caller } from '../../support/fixtures.js';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
-import { clientAddressKey } from '../../../middleware/client-ip.js';
+import { clientAddressKey } from '../../../lib/client-address.js';
 import { createRateLimiter } from '../../../middleware/rate-limit.js';
 import { createFirstAdmin } from '../../../models/auth/registration.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../../support/app.js';
@@ -176,7 +176,7 @@ describe('/auth rate limits', () => {
   });
 
   describe('client address', () => {
-    const key = (ip: string | undefined) => clientAddressKey(ctx, { ip } as Request);
+    const key = (ip: string | undefined) => clientAddressKey(ctx, ip);
 
     it('groups IPv6 clients by /64 and unwraps IPv4-mapped addresses', () => {
       expect(key('2001:db8:1:2:3:4:5:6')).to.equal(key('2001:db8:1:2:ffff::1'));

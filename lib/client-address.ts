@@ -3,16 +3,18 @@
 // pick its own address through X-Forwarded-For unless a trusted proxy wrote it.
 // IPv6 clients usually hold a whole /64: they are grouped by it, or each could
 // rotate addresses and get a fresh budget every time.
-import type { Request } from 'express';
-import { warnOnce, type AppContext } from '../lib/context.js';
-import { expressRateLimit } from './rate-limit.js';
+import type * as ExpressRateLimit from 'express-rate-limit';
+import { warnOnce, type AppContext } from './context.js';
+import { lazyRequire } from './lazy-require.js';
+
+// Loaded by the first request a limiter counts, not at every start.
+export const expressRateLimit = lazyRequire<typeof ExpressRateLimit>('express-rate-limit');
 
 export const IPV6_GROUP_PREFIX = 64;
 export const UNKNOWN_ADDRESS_WARNING = 'client-ip:unknown-address';
 
-/** The rate-limit key of the request's client, or undefined when no address can be read. */
-export function clientAddressKey(ctx: AppContext, req: Request): string | undefined {
-  const address = req.ip;
+/** The rate-limit key of a client address (req.ip, an Origin's ip), or undefined when none could be read. */
+export function clientAddressKey(ctx: AppContext, address: string | null | undefined): string | undefined {
   if (!address) {
     warnOnce(
       ctx,

@@ -2,32 +2,8 @@
 // handler sees them (routes/define.ts runs it for every row), so nothing unvalidated
 // reaches a model (no mass assignment).
 import Joi from 'joi';
-import { ValidationError, type ErrorDetail } from '../lib/errors.js';
-
-export const validationMessages = {
-  invalid: 'Certaines valeurs envoyées ne sont pas valides.',
-};
-
-// French messages for the common rules, so API clients and forms can show them as is.
-const joiMessages: Record<string, string> = {
-  'any.required': '{{#label}} est obligatoire.',
-  'string.empty': '{{#label}} ne peut pas être vide.',
-  'string.base': '{{#label}} doit être une chaîne de caractères.',
-  'string.email': '{{#label}} doit être une adresse de courriel valide.',
-  'string.max': '{{#label}} ne doit pas dépasser {{#limit}} caractères.',
-  'string.min': '{{#label}} doit contenir au moins {{#limit}} caractères.',
-  'string.pattern.base': '{{#label}} a un format invalide.',
-  'number.base': '{{#label}} doit être un nombre.',
-  'number.integer': '{{#label}} doit être un nombre entier.',
-  'number.min': '{{#label}} doit être supérieur ou égal à {{#limit}}.',
-  'number.max': '{{#label}} doit être inférieur ou égal à {{#limit}}.',
-  'boolean.base': '{{#label}} doit valoir true ou false.',
-  'object.unknown': '{{#label}} n’est pas un champ accepté.',
-  'object.base': '{{#label}} doit être un objet.',
-  'array.base': '{{#label}} doit être une liste.',
-  'any.only': '{{#label}} doit valoir : {{#valids}}.',
-  'date.base': '{{#label}} doit être une date ISO valide.',
-};
+import { ValidationError, type ErrorDetail } from './errors.js';
+import { joiMessages, validationMessages } from './messages.js';
 
 // joi wraps labels in « » without the no-break spaces French puts inside (its wrap takes two
 // characters at most): they are added here, once for every message, custom ones included.
