@@ -88,7 +88,13 @@ export async function confirmEmailChangeHandler({ ctx, req, res, body }: Call<No
 }
 
 // POST /app/api/users/profile/password {current_password, new_password} — other sessions closed.
-export async function changePasswordHandler({ ctx, origin, req, res, body }: Call<None, None, { current_password: string; new_password: string }>): Promise<void> {
+export async function changePasswordHandler({
+  ctx,
+  origin,
+  req,
+  res,
+  body,
+}: Call<None, None, { current_password: string; new_password: string }>): Promise<void> {
   await changeOwnPassword(ctx, callerOf(req), { currentPassword: body.current_password, newPassword: body.new_password }, origin);
   res.status(204).end();
 }
