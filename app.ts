@@ -18,7 +18,7 @@ import { createLogger, prettyLogsWanted } from './lib/logger.js';
 import { collectModules, startBackgroundJobs, type SiteModule } from './lib/modules.js';
 import { publicDir } from './lib/paths.js';
 import { setupCodeRequired } from './lib/setup-code.js';
-import { configureViews } from './lib/views.js';
+import { useViews } from './lib/views.js';
 import { createErrorHandler, notFound, watchDatabaseOutage } from './middleware/error-handler.js';
 import { createHostCheck } from './middleware/host-check.js';
 import { requestContext } from './middleware/request-context.js';
@@ -47,7 +47,7 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  configureViews(app, config);
+  useViews(app, ctx.views);
 
   app.use(requestContext(ctx));
   // Probes and the metrics scrape first: no host check (balancers and Prometheus address

@@ -3,6 +3,7 @@
 // Nothing in the source keeps state at module level, so two applications in one
 // process (on two databases) never see each other's data.
 import type { Knex } from 'knex';
+import type nunjucks from 'nunjucks';
 import { Mailer } from '../mail/index.js';
 import { BackgroundTasks } from './background.js';
 import { Clock } from './clock.js';
@@ -16,6 +17,7 @@ import { PublicCache } from './public-cache.js';
 import { ReadReplica } from './read-replica.js';
 import { newSetupCode } from './setup-code.js';
 import { createUploadStore, type UploadStore } from './upload-storage.js';
+import { createViews } from './views.js';
 
 /** Facts an application learns once and keeps for its lifetime. */
 export interface AppMemo {
@@ -60,6 +62,8 @@ export interface AppContext {
   readonly readReplica?: ReadReplica;
   /** Uploaded files (lib/upload-storage.ts): on disk or in PostgreSQL per UPLOAD_STORAGE. */
   readonly uploads: UploadStore;
+  /** The Nunjucks environment of the app's views (lib/views.ts): res.render and the use cases that render. */
+  readonly views: nunjucks.Environment;
 }
 
 export function createContext(config: Config & { databaseUrl: string }, site: SiteRegistry): AppContext {
@@ -102,6 +106,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     readDb,
     readReplica,
     uploads: createUploadStore(config, db),
+    views: createViews(config, clock),
   };
 }
 

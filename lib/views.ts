@@ -1,17 +1,21 @@
 import type { Express } from 'express';
 import nunjucks from 'nunjucks';
+import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { frenchDates, isoDateTime, timeElement, type DateInput } from './dates.js';
 import { viewsDir } from './paths.js';
 import { countOf, fileSize } from './quantities.js';
 
-/** One Nunjucks environment per app, autoescaping on; user data never reaches renderString. */
-export function configureViews(app: Express, config: Config): nunjucks.Environment {
+/**
+ * One Nunjucks environment per app (held by its context), autoescaping on; user data
+ * never reaches renderString. Controllers render through it with res.render, use cases
+ * with renderView(): the same templates, filters and globals either way.
+ */
+export function createViews(config: Config, clock: Clock): nunjucks.Environment {
   const environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(viewsDir, { noCache: !config.isProduction }), {
     autoescape: true,
     throwOnUndefined: false,
   });
-  environment.express(app);
   environment.addGlobal('appName', config.appName);
   // Dates on screens: French, in the site's time zone (APP_TIMEZONE): «22 novembre 2026 à 21 h 04».
   const dates = frenchDates(config.timeZone);
@@ -20,13 +24,23 @@ export function configureViews(app: Express, config: Config): nunjucks.Environme
   environment.addFilter('frenchTime', dates.time);
   environment.addFilter('isoDateTime', isoDateTime);
   // Lists: «il y a 3 minutes» in a <time> holding the full date; now is the app's clock (tests move it).
-  environment.addGlobal('timeAgo', (value: DateInput) => {
-    const clock = (app.locals as { ctx?: { clock: { now(): Date } } }).ctx?.clock;
-    return new nunjucks.runtime.SafeString(clock ? timeElement(dates, value, clock.now()) : dates.dateTime(value));
-  });
+  environment.addGlobal('timeAgo', (value: DateInput) => new nunjucks.runtime.SafeString(timeElement(dates, value, clock.now())));
   // Counts and sizes: «Aucun compte» / «1 compte» / «N comptes», «40,7 Kio».
   environment.addFilter('countOf', countOf);
   environment.addFilter('fileSize', fileSize);
-  app.set('view engine', 'njk');
   return environment;
+}
+
+/** res.render (and app.render) go through the context's environment. */
+export function useViews(app: Express, environment: nunjucks.Environment): void {
+  environment.express(app);
+  app.set('view engine', 'njk');
+}
+
+/**
+ * A view rendered to a string with exactly `locals` (nothing of Express's app.locals or
+ * res.locals): what a use case renders without a request.
+ */
+export function renderView(views: nunjucks.Environment, view: string, locals: Record<string, unknown>): Promise<string> {
+  return new Promise((resolve, reject) => views.render(view, locals, (error: Error | null, html: string | null) => (error ? reject(error) : resolve(html ?? ''))));
 }

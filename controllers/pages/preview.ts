@@ -10,7 +10,7 @@ import type { PageCatalog } from '../../models/pages/catalog.js';
 import { createPreviewLink, readPreview, verifyPreview } from '../../models/pages/preview-links.js';
 import type { Call } from '../../routes/define.js';
 import { actorOf } from './admin-call.js';
-import { renderPage } from './site.js';
+import { renderPage } from '../../services/pages-rendering.js';
 
 /** `{revision?}`: a revision of the page; without it the draft, else the live content. */
 export const previewLinkBody = Joi.object<{ revision?: number }>({ revision: Joi.number().integer().min(0).max(2_147_483_647) }).unknown(false);
@@ -48,8 +48,8 @@ export async function showPreview(catalog: PageCatalog, call: Call<{ token: stri
   const content = await readPreview(ctx, check.claim);
   if (!content) return refuse(ctx, res, 'gone');
   const url = content.segments.length === 1 && content.segments[0] === 'accueil' ? '/' : '/' + content.segments.join('/');
-  res.locals.preview = { revision: check.claim.revision, state: content.state, expiresAt: check.claim.expiresAt, url };
-  const answer = await renderPage(ctx, res, catalog, content, url, { preview: true });
-  res.set('Content-Type', answer.contentType);
-  res.send(answer.body);
+  const preview = { revision: check.claim.revision, state: content.state, expiresAt: check.claim.expiresAt, url };
+  const rendered = await renderPage(ctx, catalog, content, url, { preview });
+  res.set('Content-Type', rendered.contentType);
+  res.send(rendered.html);
 }

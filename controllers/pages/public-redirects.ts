@@ -3,9 +3,9 @@
 // read cache like a page: a 301 to the page's current path, or a 410 for a deleted page;
 // it is dropped when the redirects change (their trigger notifies `r`) or when the
 // target's chain moves or turns private. No redirect, or a private target: null (404).
-import type { Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
+import { renderView } from '../../lib/views.js';
 import { findRedirect } from '../../models/pages/redirects.js';
 import { HOME_SLUG, isResolvablePath } from '../../models/pages/public.js';
 
@@ -22,16 +22,12 @@ function goneAnswer(contentType: string, body: string): CachedAnswer {
   return buildAnswer(body, { contentType, status: 410, redirect: true, pages: [], lists: [], media: [] });
 }
 
-function renderToString(res: Response, view: string, locals: Record<string, unknown>): Promise<string> {
-  return new Promise((resolve, reject) => res.render(view, locals, (error: Error | null, html?: string) => (error ? reject(error) : resolve(html ?? ''))));
-}
-
 /** The site (`/a/b`): 301 to the page's current URL (`/` for the home page), or the 410 page. */
-export async function siteRedirectAnswer(ctx: AppContext, res: Response, segments: string[]): Promise<CachedAnswer | null> {
+export async function siteRedirectAnswer(ctx: AppContext, segments: string[]): Promise<CachedAnswer | null> {
   const found = await findRedirect(ctx, '/' + segments.join('/'));
   if (!found) return null;
   if (found.gone) {
-    return goneAnswer(HTML_TYPE, await renderToString(res, 'site/gone.njk', { meta: { title: 'Page supprimée', noindex: true } }));
+    return goneAnswer(HTML_TYPE, await renderView(ctx.views, 'site/gone.njk', { meta: { title: 'Page supprimée', noindex: true } }));
   }
   const location = found.path === `/${HOME_SLUG}` ? '/' : found.path;
   return movedAnswer(location, found.ids, HTML_TYPE, '');

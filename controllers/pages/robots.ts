@@ -4,7 +4,7 @@
 // everything under it (`/`), never as a bare prefix: `Disallow: /admin` would also
 // close a page `/administration` (a slug may begin like a reserved one).
 import type { Call } from '../../routes/define.js';
-import { absoluteUrl } from './site.js';
+import { absoluteUrl } from '../../services/pages-rendering.js';
 
 export const ROBOTS_CLOSED_PATHS = ['/admin', '/auth', '/account', '/app/api'] as const;
 

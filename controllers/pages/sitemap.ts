@@ -17,7 +17,8 @@ import { HOME_SLUG } from '../../models/pages/public.js';
 import { sitemapBatch, sitemapFileCount, sitemapRange, SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
 import { readTreeState, type TreeState } from '../../models/pages/tree-state.js';
 import type { AnyCall, Call } from '../../routes/define.js';
-import { absoluteUrl, notFoundPage } from './site.js';
+import { absoluteUrl } from '../../services/pages-rendering.js';
+import { notFoundPage } from './site.js';
 import { buildAnswer } from '../../lib/public-cache.js';
 import { sendAnswer } from './public-answers.js';
 

@@ -1,0 +1,163 @@
+// Public page rendering of the pages module, the one use case behind `/`, every page
+// URL and the previews (and whatever else shows a page as the site does): the
+// template's view with the blocks a template may receive, the sub-pages when something
+// lists them, the navigation, breadcrumbs and the SEO metadata, rendered through the
+// application's view environment (ctx.views), never through a response. It returns the
+// HTML and what the page shows; how an answer is cached and sent is the controllers'.
+import type { AppContext } from '../lib/context.js';
+import { renderView } from '../lib/views.js';
+import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.js';
+import type { PageCatalog } from '../models/pages/catalog.js';
+import { readRenderFacts, type NavigationLink } from '../models/pages/navigation.js';
+import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
+
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** What a rendered page shows, so that a cache can tell when it goes stale. */
+export interface PageShows {
+  /** The page whose content it is (none for the list of root pages). */
+  page?: number;
+  /** The page and its ancestors, from the root down: their place, address or visibility matter. */
+  pages: number[];
+  /** Parents (0 = the root) whose sub-pages it lists. */
+  lists: number[];
+  /** Media rows whose data it shows. */
+  media: number[];
+  /** The site's navigation (the root pages' titles and addresses). */
+  navigation: true;
+}
+
+export interface RenderedPage {
+  html: string;
+  contentType: typeof HTML_TYPE;
+  /** The latest change of what it shows: the page, its navigation, its media. */
+  lastModified?: Date;
+  shows: PageShows;
+}
+
+/** The banner of a preview link: which revision, in which state, until when. */
+export interface PreviewBanner {
+  revision: number;
+  state: string;
+  expiresAt: Date;
+  url: string;
+}
+
+export interface RenderOptions {
+  /** A preview: its banner, never indexed whatever the page's SEO says, no canonical URL (it may not exist yet). */
+  preview?: PreviewBanner;
+}
+
+/** `path` under the site's base URL (an absolute URL stays as it is). */
+export function absoluteUrl(baseUrl: string, path: string): string {
+  return /^https?:\/\//i.test(path) ? path : baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : '/' + path);
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** Ids of the media an image block names (shown or not: a media created later would appear). */
+function mediaIdsOf(blocks: unknown): number[] {
+  const ids = new Set<number>();
+  for (const block of Array.isArray(blocks) ? (blocks as Array<Record<string, unknown>>) : []) {
+    if (block && block.type === 'image' && Number.isInteger(block.media_id)) ids.add(block.media_id as number);
+  }
+  return [...ids];
+}
+
+function latest(...times: Array<Date | string | undefined>): Date | undefined {
+  const values = times.filter((time) => time !== undefined).map((time) => new Date(time).getTime());
+  return values.length ? new Date(Math.max(...values)) : undefined;
+}
+
+/** Paragraphs get their Markdown subset rendered (markdown.ts); the block objects are copies. */
+function withParagraphHtml(catalog: PageCatalog, blocks: Block[]): Block[] {
+  for (const block of blocks) if (block.type === 'paragraph' && typeof block.text === 'string') block.html = catalog.markdown.render(block.text);
+  return blocks;
+}
+
+/** The navigation with the link of the page shown (`page`) or of its section (`true`) marked for aria-current. */
+function navigationAt(navigation: NavigationLink[], url: string): Array<NavigationLink & { current?: string }> {
+  return navigation.map((link) => {
+    if (link.url === url) return { ...link, current: 'page' };
+    return link.url !== '/' && url.startsWith(link.url + '/') ? { ...link, current: 'true' } : link;
+  });
+}
+
+/**
+ * The header's navigation as HTML, rendered once per distinct links and current link:
+ * a template loop over 13 links cost more than the rest of a page's render (65 µs
+ * against 53 µs, measured), and every page of a section shows the same one.
+ */
+async function navigationHtml(ctx: AppContext, catalog: PageCatalog, navigation: NavigationLink[], url: string): Promise<string> {
+  const links = navigationAt(navigation, url);
+  const key = JSON.stringify(links);
+  const known = catalog.fragments.get(key);
+  if (known !== undefined) return known;
+  const html = await renderView(ctx.views, 'site/navigation.njk', { navigation: links });
+  catalog.fragments.set(key, html);
+  return html;
+}
+
+/**
+ * A published (or previewed) page at `url` as the site shows it. Its statements run
+ * with `ctx`: the public reads' context for the site, the primary for a preview.
+ */
+export async function renderPage(
+  ctx: AppContext,
+  catalog: PageCatalog,
+  resolved: ResolvedPage,
+  url: string,
+  options: RenderOptions = {},
+): Promise<RenderedPage> {
+  const { page, ancestorTitles, ancestorIds, segments } = resolved;
+  const template = catalog.templates.get(page.template);
+  const blocks = withParagraphHtml(catalog, renderableBlocks(ctx, catalog.blocks, page.blocks, page.id));
+  let children: PublicPageSummary[] = [];
+  const listsChildren = template.listsChildren || blocks.some((block) => block.type === 'children');
+  if (listsChildren) {
+    children = (await listPublicChildrenAt(ctx, page.id, '/' + segments.join('/'), { limit: 200 })).items;
+  }
+  const seo = page.seo && typeof page.seo === 'object' ? page.seo : {};
+  const firstImage = blocks.find((block) => block.type === 'image');
+  const image = safeHref(seo.image) ?? (firstImage?.url as string | undefined);
+  const media = mediaIdsOf(page.blocks);
+  const facts = await readRenderFacts(ctx, media);
+  const isHome = url === '/';
+  const preview = options.preview;
+  const html = await renderView(ctx.views, template.view, {
+    page,
+    blocks,
+    children,
+    preview,
+    navigationHtml: await navigationHtml(ctx, catalog, facts.navigation, url),
+    // The home page has none; every other level starts at the home page.
+    breadcrumbs: isHome ? undefined : ancestorTitles.map((title, index) => ({ title, url: '/' + segments.slice(0, index + 1).join('/') })),
+    meta: {
+      title: nonEmpty(seo.title) ?? page.title,
+      description: nonEmpty(seo.description),
+      canonical: preview ? undefined : absoluteUrl(ctx.config.baseUrl, url),
+      image: image ? absoluteUrl(ctx.config.baseUrl, image) : undefined,
+      noindex: preview !== undefined || seo.noindex === true,
+    },
+  });
+  return {
+    html,
+    contentType: HTML_TYPE,
+    lastModified: latest(page.updated_at, facts.changedAt),
+    shows: { page: page.id, pages: [...ancestorIds, page.id], lists: listsChildren ? [page.id] : [], media, navigation: true },
+  };
+}
+
+/** `/` on a site without a home page: the list of the root pages (`roots`, already read). */
+export async function renderRootList(ctx: AppContext, catalog: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
+  const facts = await readRenderFacts(ctx, []);
+  const html = await renderView(ctx.views, 'site/home.njk', {
+    children: roots,
+    navigationHtml: await navigationHtml(ctx, catalog, facts.navigation, '/'),
+    meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') },
+  });
+  // The root list shows root pages only: it changes with them (and with the creation of a home page).
+  return { html, contentType: HTML_TYPE, lastModified: facts.changedAt, shows: { pages: [], lists: [0], media: [], navigation: true } };
+}
