@@ -42,5 +42,7 @@ export function useViews(app: Express, environment: nunjucks.Environment): void 
  * res.locals): what a use case renders without a request.
  */
 export function renderView(views: nunjucks.Environment, view: string, locals: Record<string, unknown>): Promise<string> {
-  return new Promise((resolve, reject) => views.render(view, locals, (error: Error | null, html: string | null) => (error ? reject(error) : resolve(html ?? ''))));
+  return new Promise((resolve, reject) =>
+    views.render(view, locals, (error: Error | null, html: string | null) => (error ? reject(error) : resolve(html ?? ''))),
+  );
 }
