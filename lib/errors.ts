@@ -81,9 +81,10 @@ export class ConflictError extends AppError {
  */
 export class RevisionConflictError extends ConflictError {
   override code = 'revision_conflict';
-  readonly current: Record<string, unknown>;
+  /** The content now (a module's own shape), answered as `current` so the client can merge. */
+  readonly current: object;
 
-  constructor(message: string, current: Record<string, unknown>) {
+  constructor(message: string, current: object) {
     super(message);
     this.current = current;
     this.body = { current };

@@ -6,11 +6,10 @@
 // was down goes live then. Time is the application clock's.
 import { inTransaction, type AppContext } from '../lib/context.js';
 import { AppError } from '../lib/errors.js';
-import type { Actor } from '../models/audit.js';
 import { createPageCatalog, type PageCatalog } from '../models/pages/catalog.js';
 import { publishDraft } from '../models/pages/drafts.js';
 import { lockTreeMoves } from '../models/pages/pages.js';
-import { PAGES_TABLE } from '../models/pages/schema.js';
+import { anyPageDue, claimDuePages, clearSchedule } from '../models/pages/scheduled.js';
 
 export const SCHEDULE_CHECK_MS = 1000;
 /** Pages published per transaction; more due pages wait for the next check (a second). */
@@ -28,31 +27,22 @@ export interface ScheduledOutcome {
  */
 export async function publishDuePages(ctx: AppContext, catalog: PageCatalog = createPageCatalog(), limit = SCHEDULE_BATCH): Promise<ScheduledOutcome> {
   const now = ctx.clock.now();
-  if (!(await ctx.db(PAGES_TABLE).where('scheduled_at', '<=', now).first('id'))) return { published: [], refused: [] };
+  if (!(await anyPageDue(ctx, now))) return { published: [], refused: [] };
   return inTransaction(ctx, async (tx) => {
     // A publication may move a page: the moves' lock before the rows' (see lockTreeMoves).
     await lockTreeMoves(tx);
-    const due = await tx
-      .db(`${PAGES_TABLE} as p`)
-      .leftJoin('app_auth_users as u', 'u.id', 'p.scheduled_by')
-      .where('p.scheduled_at', '<=', now)
-      .orderBy([{ column: 'p.scheduled_at' }, { column: 'p.id' }])
-      .limit(limit)
-      .forUpdate('p')
-      .skipLocked()
-      .select<Array<{ id: number; scheduled_by: number | null; name: string | null }>>(['p.id', 'p.scheduled_by', 'u.name']);
+    const due = await claimDuePages(tx, now, limit);
     const outcome: ScheduledOutcome = { published: [], refused: [] };
     for (const page of due) {
-      // Recorded as the work of whoever scheduled it (no address: nobody asked just now).
-      const actor: Actor | null = page.scheduled_by === null ? null : { id: page.scheduled_by, name: page.name ?? '', ip: null };
+      // Recorded as the work of whoever scheduled it.
       try {
-        await inTransaction(tx, (savepoint) => publishDraft(savepoint, page.id, actor, undefined, catalog, { scheduled: true }));
+        await inTransaction(tx, (savepoint) => publishDraft(savepoint, page.id, page.actor, undefined, catalog, { scheduled: true }));
         outcome.published.push(page.id);
       } catch (error) {
         // A rule refusal would be refused again every second: the schedule is dropped
         // (the draft stays) and the log says why. Anything else (the database) is retried.
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        await tx.db(PAGES_TABLE).where({ id: page.id }).update({ scheduled_at: null, scheduled_by: null });
+        await clearSchedule(tx, page.id);
         ctx.logger.warn({ pageId: page.id, reason: error.message }, 'scheduled publication refused: schedule cleared, draft kept');
         outcome.refused.push(page.id);
       }

@@ -118,11 +118,10 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
     listMedia(ctx, { limit: 200 }),
     pageAuthors(ctx, id),
   ]);
-  const stored = content as unknown as PageContent & { revision: number; state: string; scheduled_at: Date | null };
   const view: EditorView = (locals.editor as EditorView | undefined) ?? {
-    document: storedDocument(catalog, contentValues(stored, ctx.config.timeZone), stored.blocks),
+    document: storedDocument(catalog, contentValues(content, ctx.config.timeZone), content.blocks),
     fieldErrors: {},
-    ifRevision: stored.revision,
+    ifRevision: content.revision,
   };
   const place = places.get(id);
   const path = place?.path ?? `/${page.slug}`;
@@ -164,10 +163,10 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
         .map((type) => ({ type: type.type, item: documentBlock(catalog, NEW_KEY, structuredClone(type.editor!.empty)) })),
       media: media.items,
       canManage: hasPermission(call.req, 'pages.manage'),
-      state: stored.state,
-      hasDraft: stored.state === 'draft' || stored.state === 'scheduled',
-      scheduledAt: stored.scheduled_at,
-      scheduleValue: instantToZoned(stored.scheduled_at, ctx.config.timeZone),
+      state: content.state,
+      hasDraft: content.state === 'draft' || content.state === 'scheduled',
+      scheduledAt: content.scheduled_at,
+      scheduleValue: instantToZoned(content.scheduled_at, ctx.config.timeZone),
       timeZone: ctx.config.timeZone,
       acted: done && typeof query.at === 'number' ? { at: query.at, message: editorMessages[done] } : undefined,
       ...locals,
@@ -288,7 +287,7 @@ export async function rerenderEditor(catalog: PageCatalog, options: TreeOptions,
 /** The conflict screen: the submitted document, editable, beside the current content. */
 async function showConflict(catalog: PageCatalog, options: TreeOptions, call: AnyCall, submitted: EditorDocument, status: number): Promise<void> {
   const id = pathId(call);
-  const current = (await currentContent(call.ctx, id)) as unknown as PageContent & { revision: number };
+  const current = await currentContent(call.ctx, id);
   const theirs = storedDocument(catalog, contentValues(current, call.ctx.config.timeZone), current.blocks);
   await showEditor(
     catalog,

@@ -77,11 +77,19 @@ export function contentOf(row: Pick<PageRow, (typeof CONTENT_COLUMNS)[number]>):
   };
 }
 
+/** The page's content now, with the revision a new write must carry and where that content stands. */
+export type CurrentContent = PageContent & {
+  id: number;
+  revision: number;
+  state: RevisionState;
+  scheduled_at: Date | null;
+};
+
 /**
  * The page's content now, as a conflict answers it: its pending draft when it has one,
  * else the live page; with the revision a new write must carry.
  */
-export async function currentContent(tx: AppContext, pageId: number): Promise<Record<string, unknown>> {
+export async function currentContent(tx: AppContext, pageId: number): Promise<CurrentContent> {
   const page = await tx.db(PAGES_TABLE).where({ id: pageId }).first();
   if (!page) throw new NotFoundError(pageMessages.pageNotFound);
   let content: PageContent = contentOf(page);
