@@ -9,6 +9,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
+import { readCookie } from '../lib/cookies.js';
 import { ForbiddenError } from '../lib/errors.js';
 import { createCrossSiteRefusal } from './cross-site.js';
 
@@ -18,17 +19,10 @@ export const csrfMessage = 'Le formulaire a expiré. Il peut être envoyé à no
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function readCookie(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name) {
-      const value = part.slice(index + 1).trim();
-      return /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
+/** The token cookie's value when it has the shape this code gives it. */
+function tokenCookie(req: Request, name: string): string | undefined {
+  const value = readCookie(req, name);
+  return value !== undefined && /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined;
 }
 
 /**
@@ -100,7 +94,7 @@ export function createCsrf(ctx: AppContext): Csrf {
 
   function provideToken(req: Request, res: Response, next: NextFunction): void {
     lazyLocal(res, 'csrfToken', () => {
-      let secretValue = readCookie(req, CSRF_COOKIE);
+      let secretValue = tokenCookie(req, CSRF_COOKIE);
       if (!secretValue) {
         secretValue = randomBytes(24).toString('base64url');
         res.cookie(CSRF_COOKIE, secretValue, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
@@ -113,14 +107,14 @@ export function createCsrf(ctx: AppContext): Csrf {
 
   function verifyToken(req: Request, _res: Response, next: NextFunction): void {
     if (SAFE_METHODS.has(req.method)) return next();
-    const secretValue = readCookie(req, CSRF_COOKIE);
+    const secretValue = tokenCookie(req, CSRF_COOKIE);
     const token = ((req.body ?? {}) as Record<string, unknown>)[CSRF_FIELD] ?? req.get('x-csrf-token');
     if (!secretValue || !tokenMatches(secretValue, sessionBinding(req), token)) return next(new ForbiddenError(csrfMessage, { code: 'csrf' }));
     next();
   }
 
   function tokenOfSession(req: Request, sessionId: string): boolean {
-    const secretValue = readCookie(req, CSRF_COOKIE);
+    const secretValue = tokenCookie(req, CSRF_COOKIE);
     const token = ((req.body ?? {}) as Record<string, unknown>)[CSRF_FIELD];
     return secretValue !== undefined && tokenMatches(secretValue, sessionId, token);
   }

@@ -7,6 +7,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import signature from 'cookie-signature';
 import type { AppContext } from '../lib/context.js';
+import { readCookie } from '../lib/cookies.js';
 import { UnauthenticatedError } from '../lib/errors.js';
 import { flash } from '../controllers/admin/shell.js';
 import type { Csrf } from '../middleware/csrf.js';
@@ -29,14 +30,6 @@ declare global {
       restoredForm?: { form?: string; values: Record<string, unknown> };
     }
   }
-}
-
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
-  }
-  return undefined;
 }
 
 /**

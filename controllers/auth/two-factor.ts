@@ -4,6 +4,7 @@
 // a client without the cookie, cannot finish it.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
+import { readCookie } from '../../lib/cookies.js';
 import { wantsJson } from '../../middleware/error-handler.js';
 import { logInSession } from '../../middleware/session.js';
 import { ENROLMENT_PAGE, mustEnrol } from '../../middleware/two-factor-gate.js';
@@ -19,15 +20,8 @@ export const SECOND_FACTOR_COOKIE = 'site.2fa';
 const COOKIE_PATH = '/auth';
 
 function pendingToken(req: Request): string | undefined {
-  const header = req.get('cookie') ?? '';
-  for (const part of header.split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SECOND_FACTOR_COOKIE) {
-      const token = value.join('=');
-      return /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
-    }
-  }
-  return undefined;
+  const token = readCookie(req, SECOND_FACTOR_COOKIE);
+  return token !== undefined && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
 }
 
 /**

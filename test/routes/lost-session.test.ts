@@ -138,4 +138,11 @@ describe('a form sent after its session expired', () => {
     expect(response.status).to.be.oneOf([400, 401]);
     expect(setCookieLine(response, 'site.form')).to.equal(undefined);
   });
+
+  it('shows the page as usual when the kept-form cookie holds a malformed escape (no 500)', async () => {
+    const user = await caller(ctx, { role: 'admin', name: 'Ada' });
+    const shown = await request(app).get('/admin/users/new').set('Cookie', `${user.cookie}; site.form=%E0%A4%A`);
+    expect(shown.status).to.equal(200);
+    expect(shown.text).to.include('name="email"').and.not.include('La session avait expiré');
+  });
 });
