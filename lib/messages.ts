@@ -32,3 +32,55 @@ export const rateLimitMessages = {
   tooMany: (subject: 'address' | 'account', wait: string) =>
     `Trop de tentatives ${subject === 'address' ? 'depuis cette adresse' : 'pour ce compte'}. Un nouvel essai sera possible dans ${wait}.`,
 };
+
+export const antiBotMessage = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
+
+export const crossSiteMessage = 'Requête refusée : elle provient d’un autre site.';
+
+export const csrfMessage = 'Le formulaire a expiré. Il peut être envoyé à nouveau depuis cette page.';
+
+export const genericMessages = {
+  internal: 'Une erreur inattendue est survenue. Un nouvel essai sera possible plus tard.',
+  unavailable: 'Le service est momentanément indisponible. Un nouvel essai sera possible dans un instant.',
+  notFound: 'Page introuvable.',
+  invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
+  tooLarge: 'La requête est trop volumineuse.',
+  unsupportedBody: 'Type de contenu non pris en charge.',
+  badRequest: 'La requête est mal formée.',
+};
+
+export const twoFactorGateMessages = {
+  enrolmentRequired:
+    'Un rôle de ce compte exige la vérification en deux étapes : elle doit être activée (page « Vérification en deux étapes » du profil, /account/2fa) avant toute autre action.',
+};
+
+export const authMessagesForGuards = {
+  loginRequired: 'Connexion requise : cette action demande une session ouverte.',
+  forbidden: 'Les droits nécessaires pour cette action manquent à ce compte.',
+};
+
+export const textMessages = {
+  unstorable: '{{#label}} contient un caractère non autorisé.',
+};
+
+export const mailMessages = {
+  mailFailed: 'Le courriel n’a pas pu être envoyé. Un nouvel essai sera possible plus tard.',
+} as const;
+
+export const apiMessages = {
+  jsonOnly: 'Le corps de la requête doit être envoyé en application/json.',
+};
+
+export const restoredMessage = 'La session avait expiré\u00a0: ce qui avait été saisi est rendu ci-dessous, il reste à l’envoyer.';
+
+export const auditMessages = {
+  badCursor: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.',
+} as const;
+
+export const uploadMessages = {
+  tooLarge: 'Le fichier dépasse la taille maximale de 2 Mo.',
+  notAnImage: 'Seules les images PNG, JPEG et WebP sont acceptées.',
+  notMultipart: 'Le fichier doit être envoyé en multipart/form-data.',
+  missingFile: 'Aucun fichier reçu.',
+  oneFileOnly: 'Un seul fichier est accepté, dans le champ prévu.',
+};

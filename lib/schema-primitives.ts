@@ -3,6 +3,7 @@
 // from text(): PostgreSQL refuses U+0000 and unpaired UTF-16 surrogates, so they are
 // refused here, at the edge, with a 400 naming the field.
 import Joi from 'joi';
+import { textMessages } from './messages.js';
 
 export const MAX_ID = 2_147_483_647;
 export const MAX_PAGE_SIZE = 200;
@@ -11,10 +12,6 @@ export const DEFAULT_PAGE_SIZE = 50;
 // A lone surrogate: a high one not followed by a low one, or a low one not after a high one.
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL refuses
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-export const textMessages = {
-  unstorable: '{{#label}} contient un caractère non autorisé.',
-};
 
 /** A string that PostgreSQL can store. */
 export function text(): Joi.StringSchema {

@@ -14,18 +14,11 @@ const multer = lazyRequire<typeof Multer>('multer');
 import type { AppContext } from './context.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
 import { UPLOAD_FOLDER, UPLOADS_URL_PREFIX, storedName } from './upload-names.js';
+import { uploadMessages } from './messages.js';
 
 export { SERVED_CONTENT_TYPES, UPLOADS_URL_PREFIX } from './upload-names.js';
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
-
-export const uploadMessages = {
-  tooLarge: 'Le fichier dépasse la taille maximale de 2 Mo.',
-  notAnImage: 'Seules les images PNG, JPEG et WebP sont acceptées.',
-  notMultipart: 'Le fichier doit être envoyé en multipart/form-data.',
-  missingFile: 'Aucun fichier reçu.',
-  oneFileOnly: 'Un seul fichier est accepté, dans le champ prévu.',
-};
 
 export type ImageType = 'png' | 'jpeg' | 'webp';
 

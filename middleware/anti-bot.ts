@@ -8,10 +8,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { UserFacingError } from '../lib/errors.js';
 import { lazyLocal } from './csrf.js';
+import { antiBotMessage } from '../lib/messages.js';
 
 export const ANTI_BOT_MIN_AGE_MS = 1500;
 export const ANTI_BOT_MAX_AGE_MS = 10 * 60_000;
-export const antiBotMessage = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
 
 export interface AntiBot {
   /** res.locals.formTimestamp for the forms of the page, made when the page renders. */

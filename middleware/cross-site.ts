@@ -4,8 +4,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { ForbiddenError } from '../lib/errors.js';
-
-export const crossSiteMessage = 'Requête refusée : elle provient d’un autre site.';
+import { crossSiteMessage } from '../lib/messages.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -12,10 +12,10 @@ import type { AppContext } from '../lib/context.js';
 import { readCookie } from '../lib/cookies.js';
 import { ForbiddenError } from '../lib/errors.js';
 import { createCrossSiteRefusal } from './cross-site.js';
+import { csrfMessage } from '../lib/messages.js';
 
 export const CSRF_COOKIE = 'site.csrf';
 export const CSRF_FIELD = '_csrf';
-export const csrfMessage = 'Le formulaire a expiré. Il peut être envoyé à nouveau depuis cette page.';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -13,16 +13,7 @@ import {
   isDatabaseUnavailable,
 } from '../lib/errors.js';
 import type { AppContext } from '../lib/context.js';
-
-export const genericMessages = {
-  internal: 'Une erreur inattendue est survenue. Un nouvel essai sera possible plus tard.',
-  unavailable: 'Le service est momentanément indisponible. Un nouvel essai sera possible dans un instant.',
-  notFound: 'Page introuvable.',
-  invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
-  tooLarge: 'La requête est trop volumineuse.',
-  unsupportedBody: 'Type de contenu non pris en charge.',
-  badRequest: 'La requête est mal formée.',
-};
+import { genericMessages } from '../lib/messages.js';
 
 /** JSON for the API and for clients that ask for it; HTML pages otherwise. */
 export function wantsJson(req: Request): boolean {

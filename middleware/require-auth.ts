@@ -3,11 +3,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError, UnauthenticatedError } from '../lib/errors.js';
 import { wantsJson } from './error-handler.js';
-
-export const authMessagesForGuards = {
-  loginRequired: 'Connexion requise : cette action demande une session ouverte.',
-  forbidden: 'Les droits nécessaires pour cette action manquent à ce compte.',
-};
+import { authMessagesForGuards } from '../lib/messages.js';
 
 function loginRedirect(req: Request, res: Response): void {
   const next = encodeURIComponent(req.originalUrl);

@@ -6,13 +6,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError } from '../lib/errors.js';
 import { wantsJson } from './error-handler.js';
+import { twoFactorGateMessages } from '../lib/messages.js';
 
 export const ENROLMENT_PAGE = '/account/2fa';
-
-export const twoFactorGateMessages = {
-  enrolmentRequired:
-    'Un rôle de ce compte exige la vérification en deux étapes : elle doit être activée (page « Vérification en deux étapes » du profil, /account/2fa) avant toute autre action.',
-};
 
 export function mustEnrol(user: { second_factor_required: boolean; second_factor_enabled: boolean } | undefined): boolean {
   return Boolean(user?.second_factor_required && !user.second_factor_enabled);

@@ -6,6 +6,7 @@ import type { AppContext } from '../lib/context.js';
 import { ValidationError } from '../lib/errors.js';
 import type { Origin } from '../lib/origin.js';
 import type { AuditEventRow } from '../lib/tables.js';
+import { auditMessages } from '../lib/messages.js';
 
 export interface AuditActor {
   id: number;
@@ -29,10 +30,6 @@ export interface AuditEvent {
   /** Never a secret, a token, a password or a typed address. */
   details?: Record<string, unknown>;
 }
-
-export const auditMessages = {
-  badCursor: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.',
-} as const;
 
 // Column sizes of the migration: a longer label or name is cut, never refused (the
 // change being recorded must not fail for its log line).

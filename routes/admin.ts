@@ -15,12 +15,13 @@ import type { AppContext } from '../lib/context.js';
 import { NotFoundError } from '../lib/errors.js';
 import { idParam } from '../lib/schema-primitives.js';
 import { createCsrf } from '../middleware/csrf.js';
-import { genericMessages, notFound } from '../middleware/error-handler.js';
+import { notFound } from '../middleware/error-handler.js';
 import { requirePermission } from '../middleware/require-auth.js';
 import { letLostFormsThrough, refuseLostForms, restoreFormDraft } from './lost-session.js';
 import { profileRoutes } from './account.js';
 import { adminSurface } from './admin-surface.js';
 import { mountRoutes, route, type AnyRoute } from './define.js';
+import { genericMessages } from '../lib/messages.js';
 
 const dashboard = { permission: 'admin.access' };
 const viewUsers = { permission: 'users.view' };

@@ -15,10 +15,9 @@ import { isCrossSite } from '../middleware/cross-site.js';
 import { wantsJson } from '../middleware/error-handler.js';
 import { SESSION_COOKIE } from '../middleware/session.js';
 import { DRAFT_LIFETIME_MS, keepFormDraft, takeFormDraft } from '../models/form-drafts.js';
-import { authMessagesForGuards } from '../middleware/require-auth.js';
+import { authMessagesForGuards, restoredMessage } from '../lib/messages.js';
 
 export const FORM_DRAFT_COOKIE = 'site.form';
-export const restoredMessage = 'La session avait expiré\u00a0: ce qui avait été saisi est rendu ci-dessous, il reste à l’envoyer.';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

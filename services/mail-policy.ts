@@ -8,10 +8,7 @@
 // The Mailer has already logged the failure itself (mail/index.ts).
 import type { AppContext } from '../lib/context.js';
 import { ServiceUnavailableError } from '../lib/errors.js';
-
-export const mailMessages = {
-  mailFailed: 'Le courriel n’a pas pu être envoyé. Un nouvel essai sera possible plus tard.',
-} as const;
+import { mailMessages } from '../lib/messages.js';
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

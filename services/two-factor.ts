@@ -8,7 +8,7 @@ import { AccountSuspendedError, ConflictError, InvalidCredentialsError } from '.
 import type { Origin } from '../lib/origin.js';
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { assertCanManage, assertNotSelf, lockUser } from '../models/auth/admin-rules.js';
-import { authMessages } from '../models/auth/messages.js';
+import { authMessages, twoFactorServiceMessages, twoFactorMessages } from '../models/auth/messages.js';
 import { incrementCounter } from '../models/rate-limits.js';
 import { rateLimitedError } from '../lib/rate-limit-refusal.js';
 import { consumePendingLogin, lockPendingLogin, spendPendingAttempt } from '../models/auth/pending-logins.js';
@@ -19,7 +19,6 @@ import {
   removeTwoFactor,
   renewRecoveryCodes as renewCodes,
   startSetup,
-  twoFactorMessages,
   twoFactorStatus,
   useSecondFactor,
   type PendingSetup,
@@ -30,13 +29,6 @@ import { verifyCurrentPassword } from './current-password.js';
 import { noticeInBackground } from './mail-policy.js';
 
 export const SECOND_FACTOR_ACCOUNT_PREFIX = 'second_factor_account:';
-
-export const twoFactorServiceMessages = {
-  requiredByRole: 'Un rôle de ce compte exige la vérification en deux étapes : elle ne peut pas être désactivée.',
-  pendingLoginGone: 'Cette vérification a expiré ou n’est plus valable (5 minutes, 5 essais au plus). La connexion doit être reprise avec le mot de passe.',
-  wrongCodeLeft: (left: number) =>
-    left === 1 ? 'Le code est incorrect ou a déjà servi. Il reste 1 essai.' : `Le code est incorrect ou a déjà servi. Il reste ${left} essais.`,
-} as const;
 
 /** The account acting on itself, for the audit log (at the second step the origin has no user yet). */
 function actingOf(origin: Origin, user: { id: number; name: string }) {

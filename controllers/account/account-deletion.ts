@@ -7,6 +7,7 @@ import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { deleteOwnAccountWithPassword } from '../../services/account-lifecycle.js';
 import { callerOf } from '../api/caller.js';
 import { renderAdmin } from '../admin/shell.js';
+import { adminTitles } from '../admin/messages.js';
 
 type None = Record<string, never>;
 
@@ -16,7 +17,7 @@ function base(req: Request): string {
 
 // GET …/delete — also the page re-rendered when the deletion is refused.
 export async function confirmDeleteOwnAccount(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
-  await renderAdmin(call, 'account/delete.njk', { pageTitle: 'Supprimer mon compte', base: base(call.req), ...locals }, status);
+  await renderAdmin(call, 'account/delete.njk', { pageTitle: adminTitles.deleteOwnAccount, base: base(call.req), ...locals }, status);
 }
 
 // POST …/delete {current_password}

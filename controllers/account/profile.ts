@@ -13,7 +13,7 @@ import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { changeOwnAddress, changeOwnPassword, removeProfilePicture, revokeOwnSession, revokeOwnSessions, setProfilePicture } from '../../services/profile.js';
 import { listSessionsForDisplay } from '../../services/sessions.js';
 import { callerOf } from '../api/caller.js';
-import { adminMessages } from '../admin/messages.js';
+import { adminMessages, adminTitles } from '../admin/messages.js';
 import { authPageMessages } from '../auth/messages.js';
 import { flash, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 
@@ -36,7 +36,7 @@ export async function showProfile(call: AnyCall, locals: FormLocals = {}, status
     call,
     'account/profile.njk',
     {
-      pageTitle: 'Mon profil',
+      pageTitle: adminTitles.profile,
       base: base(req),
       sessions,
       others: sessions.filter((session) => !session.current).length,

@@ -4,22 +4,15 @@
 // turning it off (current password and a code). Same services as the JSON routes.
 import type { Request } from 'express';
 import { UnauthenticatedError } from '../../lib/errors.js';
-import { authMessagesForGuards } from '../../middleware/require-auth.js';
 import { pendingSetupOf, RECOVERY_CODE_COUNT, twoFactorStatus } from '../../models/auth/two-factor.js';
 import type { SessionUser } from '../../models/auth/users.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { disableTwoFactor, enableTwoFactor, qrSvg, renewRecoveryCodes, setupTwoFactor } from '../../services/two-factor.js';
 import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
+import { authMessagesForGuards } from '../../lib/messages.js';
+import { twoFactorPageMessages } from '../admin/messages.js';
 
 type None = Record<string, never>;
-
-export const twoFactorPageMessages = {
-  title: 'Vérification en deux étapes',
-  setupStarted: 'La clé est prête : elle doit être ajoutée à l’application d’authentification, puis confirmée par un premier code.',
-  disabled: 'La vérification en deux étapes est désactivée. La connexion ne demande plus que le mot de passe.',
-  enabled: 'La vérification en deux étapes est activée. Ces codes de secours ne seront plus affichés : ils doivent être conservés maintenant.',
-  renewed: 'Voici les nouveaux codes de secours ; les anciens ne servent plus. Ils ne seront plus affichés : ils doivent être conservés maintenant.',
-} as const;
 
 function base(req: Request): string {
   return `${req.baseUrl || '/account'}/2fa`;

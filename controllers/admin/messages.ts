@@ -42,3 +42,30 @@ export const adminMessages = {
       ? 'Aucune autre session n’était ouverte.'
       : `${count} autre${count > 1 ? 's' : ''} session${count > 1 ? 's' : ''} déconnectée${count > 1 ? 's' : ''}.`,
 } as const;
+
+export const adminTwoFactorMessages = {
+  reset: (email: string) => `La vérification en deux étapes de ${email} est désactivée ; un courriel l’en informe.`,
+} as const;
+
+export const twoFactorPageMessages = {
+  title: 'Vérification en deux étapes',
+  setupStarted: 'La clé est prête : elle doit être ajoutée à l’application d’authentification, puis confirmée par un premier code.',
+  disabled: 'La vérification en deux étapes est désactivée. La connexion ne demande plus que le mot de passe.',
+  enabled: 'La vérification en deux étapes est activée. Ces codes de secours ne seront plus affichés : ils doivent être conservés maintenant.',
+  renewed: 'Voici les nouveaux codes de secours ; les anciens ne servent plus. Ils ne seront plus affichés : ils doivent être conservés maintenant.',
+} as const;
+
+/** Titles of the administration and profile screens (tab title and heading). */
+export const adminTitles = {
+  users: 'Utilisateurs',
+  inviteUser: 'Inviter un utilisateur',
+  suspendUser: (name: string) => `Suspendre ${name}`,
+  deleteUser: (name: string) => `Supprimer ${name}`,
+  roles: 'Rôles',
+  newRole: 'Nouveau rôle',
+  role: (label: string) => `Rôle ${label}`,
+  deleteRole: (label: string) => `Supprimer le rôle ${label}`,
+  audit: 'Journal',
+  profile: 'Mon profil',
+  deleteOwnAccount: 'Supprimer mon compte',
+};

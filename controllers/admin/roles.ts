@@ -3,12 +3,13 @@
 // their name. Writes go through models/auth/roles.ts, as the REST API does.
 import { ConflictError } from '../../lib/errors.js';
 import { hasPermission } from '../../middleware/require-auth.js';
-import { ADMIN_ROLE, createRole, deleteRole, getRole, listRoles, permissionCatalogue, roleMessages, updateRole } from '../../models/auth/roles.js';
+import { ADMIN_ROLE, createRole, deleteRole, getRole, listRoles, permissionCatalogue, updateRole } from '../../models/auth/roles.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { callerOf } from '../api/caller.js';
-import { adminMessages } from './messages.js';
+import { adminMessages, adminTitles } from './messages.js';
 import type { RoleForm } from './schemas.js';
 import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
+import { roleMessages } from '../../models/auth/messages.js';
 
 type None = Record<string, never>;
 type Id = { id: number };
@@ -21,7 +22,7 @@ function asList(value: unknown): string[] {
 // GET /admin/roles
 export async function showRoleList(call: Call): Promise<void> {
   const { items } = await listRoles(call.ctx, { limit: 500, offset: 0 });
-  await renderAdmin(call, 'admin/roles/list.njk', { pageTitle: 'Rôles', roles: items, canManage: hasPermission(call.req, 'roles.manage') });
+  await renderAdmin(call, 'admin/roles/list.njk', { pageTitle: adminTitles.roles, roles: items, canManage: hasPermission(call.req, 'roles.manage') });
 }
 
 // GET /admin/roles/new — also the page re-rendered when the creation is refused.
@@ -30,7 +31,7 @@ export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status
   await renderAdmin(
     call,
     'admin/roles/form.njk',
-    { pageTitle: 'Nouveau rôle', catalogue: await permissionCatalogue(call.ctx), checked, action: '/admin/roles', creating: true, ...locals },
+    { pageTitle: adminTitles.newRole, catalogue: await permissionCatalogue(call.ctx), checked, action: '/admin/roles', creating: true, ...locals },
     status,
   );
 }
@@ -56,7 +57,7 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
     call,
     'admin/roles/form.njk',
     {
-      pageTitle: `Rôle ${role.label}`,
+      pageTitle: adminTitles.role(role.label),
       role,
       catalogue: await permissionCatalogue(ctx),
       checked,
@@ -87,7 +88,7 @@ export async function saveRole({ ctx, req, res, params, body }: Call<Id, None, R
 export async function confirmDeleteRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const role = await getRole(call.ctx, pathId(call));
   if (role.system) throw new ConflictError(roleMessages.systemRoleNotDeletable, { code: 'system_role' });
-  await renderAdmin(call, 'admin/roles/delete.njk', { pageTitle: `Supprimer le rôle ${role.label}`, role, ...locals }, status);
+  await renderAdmin(call, 'admin/roles/delete.njk', { pageTitle: adminTitles.deleteRole(role.label), role, ...locals }, status);
 }
 
 // POST /admin/roles/:id/delete

@@ -8,6 +8,7 @@ import type { AppContext } from '../../lib/context.js';
 import { idParam } from '../../lib/schema-primitives.js';
 import { validateValue } from '../../lib/validation.js';
 import type { FormLocals } from '../../routes/define.js';
+import { adminTitles } from './messages.js';
 
 export type { FormLocals };
 
@@ -66,7 +67,7 @@ export function navigationFor(ctx: AppContext, req: Request): NavEntry[] {
     }
   }
   const profile = held.has('admin.access') ? '/admin/profile' : '/account';
-  entries.push({ href: profile, label: 'Mon profil', current: isCurrent(profile, path) });
+  entries.push({ href: profile, label: adminTitles.profile, current: isCurrent(profile, path) });
   return entries;
 }
 

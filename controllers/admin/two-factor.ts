@@ -5,10 +5,7 @@ import type { Call } from '../../routes/define.js';
 import { resetTwoFactorByAdmin } from '../../services/two-factor.js';
 import { callerOf } from '../api/caller.js';
 import { redirectWithFlash } from './shell.js';
-
-export const adminTwoFactorMessages = {
-  reset: (email: string) => `La vérification en deux étapes de ${email} est désactivée ; un courriel l’en informe.`,
-} as const;
+import { adminTwoFactorMessages } from './messages.js';
 
 // POST /admin/users/:id/2fa/delete
 export async function resetUserTwoFactor({ ctx, req, res, params }: Call<{ id: number }>): Promise<void> {

@@ -6,7 +6,7 @@ import { getUser } from '../../models/auth/admin-users.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { deleteAccount, restoreAccount, suspendAccount } from '../../services/account-lifecycle.js';
 import { callerOf } from '../api/caller.js';
-import { adminMessages } from './messages.js';
+import { adminMessages, adminTitles } from './messages.js';
 import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
 
 type None = Record<string, never>;
@@ -15,7 +15,7 @@ type Id = { id: number };
 // GET /admin/users/:id/suspend — the confirmation page, with an optional reason.
 export async function confirmSuspendUser(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const target = await getUser(call.ctx, pathId(call));
-  await renderAdmin(call, 'admin/users/suspend.njk', { pageTitle: `Suspendre ${target.name}`, target, values: {}, ...locals }, status);
+  await renderAdmin(call, 'admin/users/suspend.njk', { pageTitle: adminTitles.suspendUser(target.name), target, values: {}, ...locals }, status);
 }
 
 // POST /admin/users/:id/suspend {reason}
@@ -33,7 +33,7 @@ export async function restoreUserFromForm({ ctx, req, res, params }: Call<Id>): 
 // GET /admin/users/:id/delete — the confirmation page.
 export async function confirmDeleteUser(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const target = await getUser(call.ctx, pathId(call));
-  await renderAdmin(call, 'admin/users/delete.njk', { pageTitle: `Supprimer ${target.name}`, target, ...locals }, status);
+  await renderAdmin(call, 'admin/users/delete.njk', { pageTitle: adminTitles.deleteUser(target.name), target, ...locals }, status);
 }
 
 // POST /admin/users/:id/delete

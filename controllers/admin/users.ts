@@ -11,7 +11,7 @@ import { lastSignIns } from '../../models/auth/sign-ins.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { inviteUser } from '../../services/users.js';
 import { callerOf } from '../api/caller.js';
-import { adminMessages } from './messages.js';
+import { adminMessages, adminTitles } from './messages.js';
 import { authPageMessages } from '../auth/messages.js';
 import type { InviteForm } from './schemas.js';
 import { twoFactorStatus } from '../../models/auth/two-factor.js';
@@ -50,7 +50,7 @@ export async function showUserList(call: Call<Record<string, never>, { search: s
   const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
   const link = (target: number) => `/admin/users?${new URLSearchParams({ ...(search ? { search } : {}), page: String(target) })}`;
   await renderAdmin(call, 'admin/users/list.njk', {
-    pageTitle: 'Utilisateurs',
+    pageTitle: adminTitles.users,
     users: items,
     roleLabels: labels,
     signIns: Object.fromEntries(signIns),
@@ -71,7 +71,7 @@ export async function showInviteForm(call: AnyCall, locals: FormLocals = {}, sta
   await renderAdmin(
     call,
     'admin/users/new.njk',
-    { pageTitle: 'Inviter un utilisateur', roles: (await roleChoices(call.ctx)).options, values: { role: BASE_ROLE }, ...locals },
+    { pageTitle: adminTitles.inviteUser, roles: (await roleChoices(call.ctx)).options, values: { role: BASE_ROLE }, ...locals },
     status,
   );
 }

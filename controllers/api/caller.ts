@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { UnauthenticatedError } from '../../lib/errors.js';
-import { authMessagesForGuards } from '../../middleware/require-auth.js';
 import type { Acting } from '../../services/users.js';
+import { authMessagesForGuards } from '../../lib/messages.js';
 
 /** The logged-in caller as the models and services see it (the row's guard has run). */
 export function callerOf(req: Request): Acting & { sid: string } {

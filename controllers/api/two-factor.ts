@@ -2,12 +2,12 @@
 // administrator's reset of another account (DELETE /app/api/users/:id/2fa).
 import type { Request } from 'express';
 import { UnauthenticatedError } from '../../lib/errors.js';
-import { authMessagesForGuards } from '../../middleware/require-auth.js';
 import { twoFactorStatus } from '../../models/auth/two-factor.js';
 import type { SessionUser } from '../../models/auth/users.js';
 import type { Call } from '../../routes/define.js';
 import { disableTwoFactor, enableTwoFactor, renewRecoveryCodes, resetTwoFactorByAdmin, setupTwoFactor } from '../../services/two-factor.js';
 import { callerOf } from './caller.js';
+import { authMessagesForGuards } from '../../lib/messages.js';
 
 type None = Record<string, never>;
 

@@ -2,6 +2,7 @@
 // the /admin/audit screen (a GET form: an empty field means no filter).
 import Joi from 'joi';
 import { idParam, text } from '../../lib/schema-primitives.js';
+import { auditQueryMessages } from './messages.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
@@ -21,20 +22,20 @@ const action = text()
   .trim()
   .max(64)
   .pattern(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/)
-  .messages({ 'string.pattern.base': '{{#label}} est un nom d’action en minuscules, par exemple « auth.login ».' });
+  .messages({ 'string.pattern.base': auditQueryMessages.action });
 const targetType = text()
   .trim()
   .max(32)
   .pattern(/^[a-z0-9_]+$/)
-  .messages({ 'string.pattern.base': '{{#label}} est un type de cible en minuscules, par exemple « page ».' });
+  .messages({ 'string.pattern.base': auditQueryMessages.targetType });
 const targetId = text().trim().max(64);
 const cursor = text().max(200);
 const limit = Joi.number().integer().min(1).max(AUDIT_MAX_PAGE_SIZE).default(AUDIT_PAGE_SIZE);
 
 // `from` is inclusive, `to` exclusive; ISO 8601 (a date alone is midnight UTC).
 const instant = Joi.date().iso().min('2000-01-01').max('9999-12-31').messages({
-  'date.format': '{{#label}} doit être une date ISO 8601, par exemple « 2026-11-23 » ou « 2026-11-23T14:05:00Z ».',
-  'date.base': '{{#label}} doit être une date ISO 8601, par exemple « 2026-11-23 » ou « 2026-11-23T14:05:00Z ».',
+  'date.format': auditQueryMessages.instant,
+  'date.base': auditQueryMessages.instant,
 });
 
 export const auditApiQuery = Joi.object<AuditQuery>({
@@ -50,7 +51,7 @@ export const auditApiQuery = Joi.object<AuditQuery>({
 })
   // An id names a target only with its type (and the index is by type, then id).
   .with('target_id', 'target_type')
-  .messages({ 'object.with': '«target_id» demande aussi «target_type» (par exemple « target_type=page&target_id=12 »).' });
+  .messages({ 'object.with': auditQueryMessages.targetIdAlone });
 
 export interface AuditScreenQuery {
   actor_id?: number;
@@ -67,8 +68,8 @@ const day = Joi.string()
   .pattern(/^\d{4}-\d{2}-\d{2}$/)
   .custom((value: string, helpers) => (Number.isNaN(Date.parse(value)) ? helpers.error('date.format') : value))
   .messages({
-    'string.pattern.base': '{{#label}} doit être une date, par exemple « 2026-11-23 ».',
-    'date.format': '{{#label}} doit être une date, par exemple « 2026-11-23 ».',
+    'string.pattern.base': auditQueryMessages.day,
+    'date.format': auditQueryMessages.day,
   });
 
 export const auditScreenQuery = Joi.object<AuditScreenQuery>({
@@ -81,4 +82,4 @@ export const auditScreenQuery = Joi.object<AuditScreenQuery>({
   cursor: cursor.empty('').label('Curseur'),
 })
   .with('target_id', 'target_type')
-  .messages({ 'object.with': '« Cible (numéro) » demande aussi un type de cible.' });
+  .messages({ 'object.with': auditQueryMessages.targetAlone });

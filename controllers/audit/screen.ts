@@ -7,6 +7,7 @@ import type { Call } from '../../routes/define.js';
 import { renderAdmin } from '../admin/shell.js';
 import { AUDIT_ACTION_LABELS, AUDIT_TARGET_LABELS, actionLabel, targetTypeLabel } from './labels.js';
 import { AUDIT_PAGE_SIZE, type AuditScreenQuery } from './schemas.js';
+import { adminTitles } from '../admin/messages.js';
 
 const DAY_MS = 86_400_000;
 
@@ -77,7 +78,7 @@ export async function showAuditLog(call: Call<Record<string, never>, AuditScreen
   );
   const filtered = Object.values(form).some((value) => value !== undefined);
   await renderAdmin(call, 'admin/audit/list.njk', {
-    pageTitle: 'Journal',
+    pageTitle: adminTitles.audit,
     rows: rowsOf(ctx, page.items),
     values: form,
     filtered,

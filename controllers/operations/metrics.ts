@@ -5,9 +5,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { scrapeCluster } from '../../lib/cluster-metrics.js';
 import { NotFoundError, UnauthenticatedError } from '../../lib/errors.js';
-import { genericMessages } from '../../middleware/error-handler.js';
 import type { Call } from '../../routes/define.js';
 import { operationsMessages } from './messages.js';
+import { genericMessages } from '../../lib/messages.js';
 
 // Digests have one length whatever the token's, so the comparison time says nothing
 // about the expected token, not even its length.

@@ -8,11 +8,7 @@ import { createRedirect, deleteRedirect, listRedirects, pageIdFromForm, type Red
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
-
-export const redirectScreenMessages = {
-  created: 'La redirection est enregistrée.',
-  deleted: 'La redirection est supprimée.',
-} as const;
+import { redirectScreenMessages, pageScreenTitles } from './messages.js';
 
 export const REDIRECTS_PAGE_SIZE = 50;
 
@@ -66,7 +62,12 @@ export async function showRedirects(call: AnyCall, locals: FormLocals = {}, stat
   const { items, total } = await listRedirects(call.ctx, { path: filter, limit: REDIRECTS_PAGE_SIZE, offset: (page - 1) * REDIRECTS_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / REDIRECTS_PAGE_SIZE));
   const canManage = (call.req.user?.permissions ?? []).includes('pages.manage');
-  await renderAdmin(call, 'admin/pages/redirects.njk', { pageTitle: 'Redirections', items, total, page, pages, filter, canManage, ...locals }, status);
+  await renderAdmin(
+    call,
+    'admin/pages/redirects.njk',
+    { pageTitle: pageScreenTitles.redirects, items, total, page, pages, filter, canManage, ...locals },
+    status,
+  );
 }
 
 // POST /admin/redirects {from, page_id: a number or the page's current address}

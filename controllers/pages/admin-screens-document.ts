@@ -13,13 +13,7 @@ import { prepareSchema } from '../../lib/validation.js';
 import { BLOCK_TYPE_PATTERN, BLOCKS_MAX, type Block, type BlockField } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { pageForm, type PageFormInput } from './admin-screens.js';
-
-export const documentMessages = {
-  invalid: 'Rien n’est enregistré : certaines valeurs sont à corriger (voir les messages ci-dessous).',
-  unknownType: 'Ce type de bloc n’existe pas.',
-  badBlock: 'Ce bloc ne peut pas être relu : il est laissé tel qu’il était.',
-  tooMany: `Une page compte au plus ${BLOCKS_MAX} blocs.`,
-} as const;
+import { documentMessages } from './messages.js';
 
 const KEY = /^[a-z0-9]{1,16}$/;
 

@@ -16,7 +16,6 @@ import { cancelSchedule, discardDraft, publishDraft, saveDraft, schedulePublicat
 import { listMedia } from '../../models/pages/media.js';
 import { createPreviewLink } from '../../models/pages/preview-links.js';
 import { getPage, type PagePatch } from '../../models/pages/pages.js';
-import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { currentContent, type PageContent } from '../../models/pages/revision-store.js';
 import { slugify } from '../../models/pages/slugs.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
@@ -24,22 +23,12 @@ import type { ErrorSummary } from '../../routes/error-summary.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
-import { blockTypeOptions, pageScreenMessages, seoFrom, templateOptions, VISIBILITIES, type PageFormInput } from './admin-screens.js';
+import { blockTypeOptions, seoFrom, templateOptions, type PageFormInput } from './admin-screens.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
 import { treeHref, type TreeOptions } from './admin-screens-tree.js';
 import { instantToZoned, zonedToInstant } from './admin-screens-zone.js';
-
-export const editorMessages = {
-  added: 'Le bloc est ajouté (brouillon enregistré).',
-  moved: 'Le bloc est déplacé (brouillon enregistré).',
-  removed: 'Le bloc est supprimé (brouillon enregistré).',
-  saved: 'Le brouillon est enregistré : la page en ligne ne change qu’à la publication.',
-  published: 'La page est publiée.',
-  scheduled: (when: string) => `La publication est programmée le ${when}.`,
-  unscheduled: 'La publication programmée est annulée ; le brouillon reste enregistré.',
-  discarded: 'Le brouillon est abandonné : la page en ligne est inchangée.',
-  scheduleMissing: 'La date et l’heure de publication sont à indiquer.',
-} as const;
+import { revisionMessages } from '../../models/pages/messages.js';
+import { pageScreenMessages, editorMessages, VISIBILITIES, pageScreenTitles } from './messages.js';
 
 /** The key of the blocks a script clones; it gives each copy a key of its own. */
 const NEW_KEY = 'zzkeyzz';
@@ -144,7 +133,7 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
     call,
     'admin/pages/edit.njk',
     {
-      pageTitle: `Page ${page.title}`,
+      pageTitle: pageScreenTitles.editor(page.title),
       page,
       path,
       trail,
@@ -264,7 +253,7 @@ function summaryOfDocument(document: EditorDocument, summary: ErrorSummary | und
     if (!block) return entry.name === 'at' ? { ...entry, name: 'schedule_at' } : entry;
     const name = (byKey ?? byIndex)![2];
     const label = block.fields?.find((field) => field.name === name)?.label ?? name;
-    return { ...entry, name: `b.${block.key}.${name}`, label: `Bloc ${index + 1}\u00a0: ${label}` };
+    return { ...entry, name: `b.${block.key}.${name}`, label: pageScreenTitles.blockField(index + 1, label) };
   });
   return { ...summary, fields };
 }

@@ -10,12 +10,7 @@ import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { addMedia, removeMedia } from '../../services/pages-media.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
-
-export const mediaScreenMessages = {
-  uploaded: 'L’image est ajoutée à la médiathèque.',
-  saved: 'Le texte de l’image est enregistré.',
-  deleted: 'L’image est supprimée.',
-} as const;
+import { mediaScreenMessages, pageScreenTitles } from './messages.js';
 
 export const MEDIA_PAGE_SIZE = 48;
 
@@ -38,7 +33,7 @@ export async function showMediaLibrary(call: AnyCall, locals: FormLocals = {}, s
   const page = typeof requested === 'number' ? requested : 1;
   const { items, total } = await listMedia(call.ctx, { limit: MEDIA_PAGE_SIZE, offset: (page - 1) * MEDIA_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / MEDIA_PAGE_SIZE));
-  await renderAdmin(call, 'admin/pages/media-list.njk', { pageTitle: 'Médiathèque', items, total, page, pages, ...locals }, status);
+  await renderAdmin(call, 'admin/pages/media-list.njk', { pageTitle: pageScreenTitles.media, items, total, page, pages, ...locals }, status);
 }
 
 // POST /admin/media (multipart: file, alt, caption)
@@ -54,7 +49,7 @@ export async function showMediaItem(call: AnyCall, locals: FormLocals = {}, stat
   await renderAdmin(
     call,
     'admin/pages/media-edit.njk',
-    { pageTitle: `Image ${media.original_name}`, media, usage, values: { alt: media.alt, caption: media.caption }, ...locals },
+    { pageTitle: pageScreenTitles.image(media.original_name), media, usage, values: { alt: media.alt, caption: media.caption }, ...locals },
     status,
   );
 }

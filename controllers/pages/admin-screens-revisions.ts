@@ -11,23 +11,13 @@ import type { PageCatalog } from '../../models/pages/catalog.js';
 import { getPage } from '../../models/pages/pages.js';
 import { getRevision, listRevisions, restoreRevision, type Revision } from '../../models/pages/revisions.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
-import { lifecycleMessages } from '../../models/auth/lifecycle.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { blockValues } from './admin-screens-document.js';
+import { lifecycleMessages } from '../../models/auth/messages.js';
+import { revisionScreenMessages, STATE_LABELS, pageScreenTitles, revisionFieldLabels, VISIBILITIES } from './messages.js';
 
 const PAGE_SIZE = 50;
-
-export const revisionScreenMessages = {
-  restored: (number: number) => `La révision ${number} est copiée dans le brouillon\u00a0: la page en ligne ne change qu’à la publication.`,
-} as const;
-
-export const STATE_LABELS: Record<string, string> = {
-  published: 'En ligne',
-  draft: 'Brouillon en attente',
-  scheduled: 'Programmée',
-  superseded: 'Remplacée',
-};
 
 export const revisionsQuery = Joi.object<{ page: number }>({ page: Joi.number().integer().min(1).max(100_000).default(1) });
 export const compareQuery = Joi.object<{ a: number; b: number }>({
@@ -54,7 +44,7 @@ export async function showRevisions(call: AnyCall, locals: FormLocals = {}, stat
     call,
     'admin/pages/revisions.njk',
     {
-      pageTitle: `Historique de ${page.title}`,
+      pageTitle: pageScreenTitles.history(page.title),
       page,
       items,
       total: history.total,
@@ -79,15 +69,15 @@ function rowsOf(catalog: PageCatalog, revision: Revision, dates: FrenchDates): M
   const { content } = revision;
   const seo = content.seo ?? {};
   const rows = new Map<string, string>([
-    ['Titre', content.title],
-    ['Slug', content.slug],
-    ['Page parente', content.parent_id === null ? 'Aucune (page racine)' : `n° ${content.parent_id}`],
-    ['Modèle', content.template],
-    ['Visibilité', content.visibility === 'private' ? 'Privée' : 'Publique'],
-    ['Titre pour les moteurs', typeof seo.title === 'string' ? seo.title : ''],
-    ['Description pour les moteurs', typeof seo.description === 'string' ? seo.description : ''],
-    ['Ne pas indexer', seo.noindex ? 'Oui' : 'Non'],
-    ['Date de création', dates.dateTime(new Date(content.created_at))],
+    [revisionFieldLabels.title, content.title],
+    [revisionFieldLabels.slug, content.slug],
+    [revisionFieldLabels.parent, content.parent_id === null ? revisionFieldLabels.noParent : revisionFieldLabels.parentId(content.parent_id)],
+    [revisionFieldLabels.template, content.template],
+    [revisionFieldLabels.visibility, VISIBILITIES.find((choice) => choice.value === content.visibility)?.label ?? content.visibility],
+    [revisionFieldLabels.seoTitle, typeof seo.title === 'string' ? seo.title : ''],
+    [revisionFieldLabels.seoDescription, typeof seo.description === 'string' ? seo.description : ''],
+    [revisionFieldLabels.noindex, seo.noindex ? revisionFieldLabels.yes : revisionFieldLabels.no],
+    [revisionFieldLabels.createdAt, dates.dateTime(new Date(content.created_at))],
   ]);
   (content.blocks ?? []).forEach((block, index) => {
     const type = catalog.blocks.get(block.type);
@@ -120,7 +110,7 @@ export async function compareRevisions(catalog: PageCatalog, call: Call<{ id: nu
     authorName: revision.author ? revision.author.name : lifecycleMessages.deletedAccount,
   });
   await renderAdmin(call, 'admin/pages/revision-compare.njk', {
-    pageTitle: `Révisions ${older} et ${newer} de ${page.title}`,
+    pageTitle: pageScreenTitles.compare(older, newer, page.title),
     page,
     left: side(left),
     right: side(right),

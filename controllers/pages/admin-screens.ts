@@ -13,22 +13,7 @@ import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
 import { treeHref, type TreeOptions } from './admin-screens-tree.js';
-
-export const pageScreenMessages = {
-  created: 'La page est créée.',
-  saved: 'La page est enregistrée.',
-  duplicated: 'La copie est créée.',
-  deleted: (count: number) => (count > 1 ? `La page et ses ${count - 1} sous-page${count > 2 ? 's' : ''} sont supprimées.` : 'La page est supprimée.'),
-  hasChildren: 'Cette page a des sous-pages : la case « Supprimer aussi les sous-pages » les supprime avec elle ; sinon, elles doivent être déplacées d’abord.',
-  invalidDocument: 'Rien n’est enregistré : certaines valeurs sont à corriger (messages à côté des champs).',
-  conflict:
-    'La page a changé depuis l’ouverture de ce formulaire : rien n’est enregistré. Le contenu envoyé est conservé ci-dessous, à côté de la version actuelle : garder l’un ou l’autre.',
-} as const;
-
-export const VISIBILITIES = [
-  { value: 'public', label: 'Publique' },
-  { value: 'private', label: 'Privée' },
-];
+import { pageScreenMessages, VISIBILITIES, pageScreenTitles } from './messages.js';
 
 export interface PageFormInput {
   title: string;
@@ -100,7 +85,7 @@ export async function showNewPage(catalog: PageCatalog, options: TreeOptions, ca
     call,
     'admin/pages/new.njk',
     {
-      pageTitle: 'Nouvelle page',
+      pageTitle: pageScreenTitles.newPage,
       picker,
       templates: templateOptions(catalog),
       visibilities: VISIBILITIES,
@@ -148,7 +133,7 @@ export async function confirmDeletePage(call: AnyCall, locals: FormLocals = {}, 
   await renderAdmin(
     call,
     'admin/pages/delete.njk',
-    { pageTitle: `Supprimer la page ${page.title}`, page, descendants, ...locals, error, errorSummary },
+    { pageTitle: pageScreenTitles.deletePage(page.title), page, descendants, ...locals, error, errorSummary },
     status,
   );
 }

@@ -11,6 +11,7 @@ import { createPreviewLink, readPreview, verifyPreview } from '../../models/page
 import type { Call } from '../../routes/define.js';
 import { actorOf } from './admin-call.js';
 import { renderPage } from '../../services/pages-rendering.js';
+import { previewRefusals } from './messages.js';
 
 /** `{revision?}`: a revision of the page; without it the draft, else the live content. */
 export const previewLinkBody = Joi.object<{ revision?: number }>({ revision: Joi.number().integer().min(0).max(2_147_483_647) }).unknown(false);
@@ -28,14 +29,8 @@ function privateAnswer(res: Response): void {
   res.set('Referrer-Policy', 'no-referrer');
 }
 
-const refusals = {
-  invalid: { status: 403, title: 'Lien d’aperçu non valide', text: 'Ce lien d’aperçu n’est pas valide : il a été modifié ou tronqué.' },
-  expired: { status: 410, title: 'Lien d’aperçu expiré', text: 'Ce lien d’aperçu a expiré : un lien d’aperçu vaut 24 heures.' },
-  gone: { status: 410, title: 'Aperçu indisponible', text: 'La page ou la révision de ce lien d’aperçu n’existe plus.' },
-} as const;
-
-function refuse(ctx: AppContext, res: Response, reason: keyof typeof refusals): void {
-  const refusal = refusals[reason];
+function refuse(ctx: AppContext, res: Response, reason: keyof typeof previewRefusals): void {
+  const refusal = previewRefusals[reason];
   res.status(refusal.status).render('site/preview-refused.njk', { refusal, reason, meta: { title: refusal.title, noindex: true } });
 }
 

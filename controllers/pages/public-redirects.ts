@@ -8,11 +8,10 @@ import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { renderView } from '../../lib/views.js';
 import { findRedirect } from '../../models/pages/redirects.js';
 import { HOME_SLUG, isResolvablePath } from '../../models/pages/public.js';
+import { goneMessage, siteTitles } from './messages.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-export const goneMessage = 'Cette page a été supprimée.';
 
 function movedAnswer(location: string, ids: number[], contentType: string, body: string): CachedAnswer {
   return buildAnswer(body, { contentType, status: 301, location, redirect: true, pages: ids, lists: [], media: [] });
@@ -27,7 +26,7 @@ export async function siteRedirectAnswer(ctx: AppContext, segments: string[]): P
   const found = await findRedirect(ctx, '/' + segments.join('/'));
   if (!found) return null;
   if (found.gone) {
-    return goneAnswer(HTML_TYPE, await renderView(ctx.views, 'site/gone.njk', { meta: { title: 'Page supprimée', noindex: true } }));
+    return goneAnswer(HTML_TYPE, await renderView(ctx.views, 'site/gone.njk', { meta: { title: siteTitles.gone, noindex: true } }));
   }
   const location = found.path === `/${HOME_SLUG}` ? '/' : found.path;
   return movedAnswer(location, found.ids, HTML_TYPE, '');

@@ -3,8 +3,8 @@
 // future is the model's rule (the application clock).
 import Joi from 'joi';
 import { idParam, pagination, text } from '../../lib/schema-primitives.js';
-import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { ifRevision } from './schemas.js';
+import { revisionMessages } from '../../models/pages/messages.js';
 
 export const revisionParams = Joi.object<{ id: number; number: number }>({ id: idParam.required(), number: idParam.required() });
 

@@ -13,6 +13,7 @@ import { renderPage, renderRootList, type RenderedPage } from '../../services/pa
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import { siteRedirectAnswer } from './public-redirects.js';
 import { HOME_SLUG, isResolvablePath, listPublicChildrenAt, resolvePublishedPage } from '../../models/pages/public.js';
+import { siteTitles } from './messages.js';
 
 /** A rendered page as an answer the read cache can keep, depending on what it shows. */
 function pageAnswer(rendered: RenderedPage): CachedAnswer {
@@ -20,7 +21,7 @@ function pageAnswer(rendered: RenderedPage): CachedAnswer {
 }
 
 export function notFoundPage(res: Response): void {
-  res.status(404).render('site/not-found.njk', { meta: { title: 'Page introuvable', noindex: true } });
+  res.status(404).render('site/not-found.njk', { meta: { title: siteTitles.notFound, noindex: true } });
 }
 
 /** `/` while no account exists: says so and links to the first run; never cached anywhere. */

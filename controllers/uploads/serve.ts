@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../lib/errors.js';
 import type { UploadObject } from '../../lib/upload-storage.js';
 import { storedName } from '../../lib/upload-names.js';
-import { genericMessages } from '../../middleware/error-handler.js';
 import type { Call } from '../../routes/define.js';
+import { genericMessages } from '../../lib/messages.js';
 
 // GET /uploads/:dir/:file — files written by storeImage(), read through ctx.uploads (on
 // disk or in PostgreSQL: one answer for both, the same headers), with the Content-Type of

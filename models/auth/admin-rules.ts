@@ -8,22 +8,9 @@
 // - the `admin` role row FOR UPDATE before counting the other administrators.
 import type { AppContext } from '../../lib/context.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import { authMessages } from './messages.js';
+import { adminUserMessages } from './messages.js';
 import { ADMIN_ROLE, assertWithinCallerPermissions, permissionsOfRole, type Caller } from './roles.js';
 import { findSessionUser, type SessionUser } from './users.js';
-
-export const adminUserMessages = {
-  notFound: 'Utilisateur introuvable.',
-  unknownRole: authMessages.unknownRole,
-  lastAdministrator: authMessages.lastAdministrator,
-  targetOutranksCaller: 'Ce compte détient des permissions absentes du compte connecté : il ne peut pas être modifié depuis celui-ci.',
-  roleNotHeld: 'Ce compte n’a pas ce rôle.',
-  baseRoleNotRemovable: 'Le rôle user est le rôle de base : il ne peut pas être retiré.',
-  accountActive: authMessages.accountAlreadyActive,
-  emailTaken: authMessages.emailTaken,
-  useProfile:
-    'Son propre courriel et son propre mot de passe se changent depuis la page « Mon profil » (/account ou /admin/profile), avec le mot de passe actuel.',
-} as const;
 
 /** Locks the user's row for the rest of the transaction and returns it with its permissions. */
 export async function lockUser(tx: AppContext, id: number): Promise<SessionUser & { role_id: number }> {

@@ -14,16 +14,7 @@
 import { recordAudit, sourceOf, userTarget } from '../audit.js';
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import {
-  adminUserMessages,
-  assertAnotherAdministrator,
-  assertCanGrant,
-  assertCanManage,
-  assertNotSelf,
-  isUniqueViolation,
-  lockRole,
-  lockUser,
-} from './admin-rules.js';
+import { assertAnotherAdministrator, assertCanGrant, assertCanManage, assertNotSelf, isUniqueViolation, lockRole, lockUser } from './admin-rules.js';
 import { hasCredential, storePasswordHash } from './credentials.js';
 import { assertPasswordPolicy } from './passwords.js';
 import { ADMIN_ROLE, BASE_ROLE, rolesOfUser, type Caller, type Role } from './roles.js';
@@ -31,6 +22,7 @@ import { revokeAllUserSessions } from './sessions.js';
 import { assertNewAddress, issueEmailChange, type PendingEmailChange } from './profile.js';
 import { USER_COLUMNS, USER_FROM, findUserById, normalizeEmail, type User } from './users.js';
 import { issueToken } from './verifications.js';
+import { adminUserMessages } from './messages.js';
 
 export interface UserPage {
   items: User[];

@@ -14,15 +14,7 @@ import { assertAnotherAdministrator, assertCanManage, lockUser } from './admin-r
 import { ADMIN_ROLE, type Caller } from './roles.js';
 import { revokeAllUserSessions } from './sessions.js';
 import { findUserById, type User } from './users.js';
-
-export const lifecycleMessages = {
-  ownAccountSuspension: 'Son propre compte ne peut être ni suspendu ni rétabli.',
-  ownAccountDeletion: 'Son propre compte se supprime depuis la page « Mon profil » (/account), avec le mot de passe actuel.',
-  alreadySuspended: 'Ce compte est déjà suspendu.',
-  notSuspended: 'Ce compte n’est pas suspendu.',
-  lastAdministrator: 'Ce compte est le dernier administrateur actif : un autre administrateur doit d’abord exister.',
-  deletedAccount: 'Compte supprimé',
-} as const;
+import { lifecycleMessages } from './messages.js';
 
 export const SUSPENSION_REASON_MAX = 500;
 

@@ -17,3 +17,59 @@ export const authMessages = {
   sessionNotFound: 'Session introuvable.',
   unknownRole: 'Ce rôle n’existe pas.',
 } as const;
+
+export const twoFactorServiceMessages = {
+  requiredByRole: 'Un rôle de ce compte exige la vérification en deux étapes : elle ne peut pas être désactivée.',
+  pendingLoginGone: 'Cette vérification a expiré ou n’est plus valable (5 minutes, 5 essais au plus). La connexion doit être reprise avec le mot de passe.',
+  wrongCodeLeft: (left: number) =>
+    left === 1 ? 'Le code est incorrect ou a déjà servi. Il reste 1 essai.' : `Le code est incorrect ou a déjà servi. Il reste ${left} essais.`,
+} as const;
+
+export const roleMessages = {
+  notFound: 'Rôle introuvable.',
+  nameTaken: 'Un rôle porte déjà ce nom.',
+  labelTaken: 'Un rôle porte déjà ce libellé.',
+  unknownPermissions: 'Ces permissions n’existent pas : {keys}.',
+  systemRoleNotDeletable: 'Un rôle système ne peut pas être supprimé.',
+  adminNotEditable: 'Le rôle admin ne peut pas être modifié : il détient toutes les permissions.',
+  systemRoleNotRenamable: 'Un rôle système ne peut pas être renommé.',
+  escalation: 'Une permission que ce compte ne détient pas ne peut être ni accordée ni retirée : {keys}.',
+  renameEscalation: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être renommé depuis ce compte.',
+} as const;
+
+export const profileMessages = {
+  notFound: 'Utilisateur introuvable.',
+  sameEmail: 'Ce courriel est déjà celui du compte.',
+  invalidLink: authMessages.invalidOrExpiredLink,
+  emailTaken: authMessages.emailTaken,
+} as const;
+
+export const lifecycleMessages = {
+  ownAccountSuspension: 'Son propre compte ne peut être ni suspendu ni rétabli.',
+  ownAccountDeletion: 'Son propre compte se supprime depuis la page « Mon profil » (/account), avec le mot de passe actuel.',
+  alreadySuspended: 'Ce compte est déjà suspendu.',
+  notSuspended: 'Ce compte n’est pas suspendu.',
+  lastAdministrator: 'Ce compte est le dernier administrateur actif : un autre administrateur doit d’abord exister.',
+  deletedAccount: 'Compte supprimé',
+} as const;
+
+export const adminUserMessages = {
+  notFound: 'Utilisateur introuvable.',
+  unknownRole: authMessages.unknownRole,
+  lastAdministrator: authMessages.lastAdministrator,
+  targetOutranksCaller: 'Ce compte détient des permissions absentes du compte connecté : il ne peut pas être modifié depuis celui-ci.',
+  roleNotHeld: 'Ce compte n’a pas ce rôle.',
+  baseRoleNotRemovable: 'Le rôle user est le rôle de base : il ne peut pas être retiré.',
+  accountActive: authMessages.accountAlreadyActive,
+  emailTaken: authMessages.emailTaken,
+  useProfile:
+    'Son propre courriel et son propre mot de passe se changent depuis la page « Mon profil » (/account ou /admin/profile), avec le mot de passe actuel.',
+} as const;
+
+export const twoFactorMessages = {
+  codeWrong: 'Le code est incorrect ou a déjà servi. Un nouveau code de l’application, ou un code de secours, est nécessaire.',
+  setupCodeWrong: 'Le code est incorrect. Il doit venir de l’application où la clé vient d’être ajoutée, à l’heure exacte.',
+  noPendingSetup: 'Aucune activation n’est en cours : une nouvelle clé doit d’abord être demandée.',
+  alreadyEnabled: 'La vérification en deux étapes est déjà activée pour ce compte.',
+  notEnabled: 'La vérification en deux étapes n’est pas activée pour ce compte.',
+} as const;

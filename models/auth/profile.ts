@@ -8,18 +8,11 @@ import { ConflictError, NotFoundError, UserFacingError } from '../../lib/errors.
 import { hashToken } from '../../lib/tokens.js';
 import { recordAudit, sourceOf, userTarget } from '../audit.js';
 import { storePasswordHash } from './credentials.js';
-import { authMessages } from './messages.js';
+import { profileMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
 import { revokeAllUserSessions } from './sessions.js';
 import { findUserById, normalizeEmail, type User } from './users.js';
 import { consumeToken, issueToken } from './verifications.js';
-
-export const profileMessages = {
-  notFound: 'Utilisateur introuvable.',
-  sameEmail: 'Ce courriel est déjà celui du compte.',
-  invalidLink: authMessages.invalidOrExpiredLink,
-  emailTaken: authMessages.emailTaken,
-} as const;
 
 /** The account of a logged-in user (a 404 if it was deleted meanwhile). */
 export async function existingUser(ctx: AppContext, userId: number): Promise<User> {

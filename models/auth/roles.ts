@@ -6,18 +6,7 @@
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { recordAudit, sourceOf, type AuditTarget } from '../audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
-
-export const roleMessages = {
-  notFound: 'Rôle introuvable.',
-  nameTaken: 'Un rôle porte déjà ce nom.',
-  labelTaken: 'Un rôle porte déjà ce libellé.',
-  unknownPermissions: 'Ces permissions n’existent pas : {keys}.',
-  systemRoleNotDeletable: 'Un rôle système ne peut pas être supprimé.',
-  adminNotEditable: 'Le rôle admin ne peut pas être modifié : il détient toutes les permissions.',
-  systemRoleNotRenamable: 'Un rôle système ne peut pas être renommé.',
-  escalation: 'Une permission que ce compte ne détient pas ne peut être ni accordée ni retirée : {keys}.',
-  renameEscalation: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être renommé depuis ce compte.',
-} as const;
+import { roleMessages } from './messages.js';
 
 export const ADMIN_ROLE = 'admin';
 export const BASE_ROLE = 'user';

@@ -13,6 +13,7 @@ const otpauth = lazyRequire<typeof OTPAuthModule>('otpauth');
 import type { AppContext } from '../../lib/context.js';
 import { ConflictError, UserFacingError } from '../../lib/errors.js';
 import { decryptSecret, encryptSecret } from './two-factor-crypto.js';
+import { twoFactorMessages } from './messages.js';
 
 export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;
@@ -23,14 +24,6 @@ export const PENDING_SETUP_LIFETIME_MS = 15 * 60 * 1000;
 /** 16 signs of a 32-sign alphabet: 80 random bits, shown as XXXX-XXXX-XXXX-XXXX. */
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const RECOVERY_LENGTH = 16;
-
-export const twoFactorMessages = {
-  codeWrong: 'Le code est incorrect ou a déjà servi. Un nouveau code de l’application, ou un code de secours, est nécessaire.',
-  setupCodeWrong: 'Le code est incorrect. Il doit venir de l’application où la clé vient d’être ajoutée, à l’heure exacte.',
-  noPendingSetup: 'Aucune activation n’est en cours : une nouvelle clé doit d’abord être demandée.',
-  alreadyEnabled: 'La vérification en deux étapes est déjà activée pour ce compte.',
-  notEnabled: 'La vérification en deux étapes n’est pas activée pour ce compte.',
-} as const;
 
 export type SecondFactorKind = 'totp' | 'recovery';
 

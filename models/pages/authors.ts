@@ -2,7 +2,7 @@
 // pages in place with the reference emptied (ON DELETE SET NULL): shown as «Compte
 // supprimé».
 import type { AppContext } from '../../lib/context.js';
-import { lifecycleMessages } from '../auth/lifecycle.js';
+import { lifecycleMessages } from '../auth/messages.js';
 
 export interface PageAuthors {
   author: string;

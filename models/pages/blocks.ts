@@ -8,8 +8,10 @@
 // import time.
 import Joi from 'joi';
 import { warnOnce, type AppContext } from '../../lib/context.js';
-import { holdsUnstorableText, id, text, textMessages } from '../../lib/schema-primitives.js';
+import { holdsUnstorableText, id, text } from '../../lib/schema-primitives.js';
 import { UPLOADS_URL_PREFIX } from '../../lib/uploads.js';
+import { textMessages } from '../../lib/messages.js';
+import { blockMessages } from './messages.js';
 
 export interface Block {
   type: string;
@@ -18,11 +20,6 @@ export interface Block {
 
 export const BLOCKS_MAX = 500;
 export const BLOCK_TYPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
-export const blockMessages = {
-  hrefInvalid: 'L’adresse doit commencer par https://, http:// ou / (un chemin du site).',
-  imageInvalid: 'L’adresse de l’image doit commencer par https://, http:// ou / (un chemin du site).',
-} as const;
 
 /** Links only to http(s) or to a path of this site: never `javascript:`, `//host` or `/\host`. */
 export function safeHref(value: unknown): string | null {

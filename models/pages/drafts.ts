@@ -7,9 +7,8 @@ import { inTransaction, type AppContext } from '../../lib/context.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
-import { pageMessages } from './messages.js';
+import { pageMessages, revisionMessages } from './messages.js';
 import { assertMediaExist, assertParentExists, isSelfOrAncestor, lockTreeMoves, pageTarget, updatePage, type Page, type PagePatch } from './pages.js';
-import { revisionMessages } from './revision-messages.js';
 import {
   CONTENT_COLUMNS,
   contentOf,

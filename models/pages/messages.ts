@@ -20,3 +20,29 @@ export const pageMessages = {
   mediaInUse: (count: number) => `Ce média est utilisé par ${count} page${count > 1 ? 's' : ''} : il doit en être retiré avant d’être supprimé.`,
   mediaFileMissing: 'Aucun fichier reçu (champ « file »).',
 } as const;
+
+export const redirectMessages = {
+  pathInvalid: 'L’adresse doit être un chemin de slugs séparés par des «\u00a0/\u00a0» (par exemple /rubrique/page).',
+  pathReserved: 'Cette adresse appartient au site lui-même et ne peut pas être redirigée.',
+  pageMissing: 'La page cible n’existe pas.',
+  pathInUse: 'Une page existe à cette adresse\u00a0: elle ne peut pas être redirigée.',
+  alreadyRedirected: 'Cette adresse est déjà redirigée.',
+  notFound: 'Redirection introuvable.',
+} as const;
+
+export const blockMessages = {
+  hrefInvalid: 'L’adresse doit commencer par https://, http:// ou / (un chemin du site).',
+  imageInvalid: 'L’adresse de l’image doit commencer par https://, http:// ou / (un chemin du site).',
+} as const;
+
+// Revisions, drafts and scheduled publishing.
+export const revisionMessages = {
+  conflict: 'La page a été modifiée depuis la version sur laquelle repose cet envoi : le contenu actuel est joint, le travail envoyé n’a pas été enregistré.',
+  revisionNotFound: 'Révision introuvable.',
+  draftNotFound: 'Aucun brouillon en attente pour cette page.',
+  nothingToPublish: 'Aucun brouillon à publier : la page en ligne est déjà à jour.',
+  scheduleNotFound: 'Aucune publication programmée pour cette page.',
+  scheduleInPast: 'La date de publication programmée doit être dans le futur ; sans date, le brouillon est publié tout de suite.',
+  scheduleInvalid: 'La date de publication doit être une date ISO avec l’heure, par exemple 2030-01-31T09:00:00Z.',
+  scheduleTooFar: 'La date de publication programmée ne peut pas dépasser l’an 9999.',
+} as const;

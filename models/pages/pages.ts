@@ -10,7 +10,7 @@ import type { PageRow } from '../../lib/tables.js';
 import type { Block } from './blocks.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
 import { lockMediaRows } from './media.js';
-import { pageMessages } from './messages.js';
+import { pageMessages, revisionMessages } from './messages.js';
 import {
   checkBlocks,
   checkRootSlug,
@@ -24,7 +24,6 @@ import {
   TITLE_MAX_LENGTH,
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
-import { revisionMessages } from './revision-messages.js';
 import { currentContent, insertRevision } from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';

@@ -10,10 +10,9 @@ import type { AppContext } from '../../lib/context.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { attachMedia } from './media.js';
-import { pageMessages } from './messages.js';
+import { pageMessages, revisionMessages } from './messages.js';
 import { pageTarget, type Page } from './pages.js';
 import type { ResolvedPage } from './public.js';
-import { revisionMessages } from './revision-messages.js';
 import { REVISIONS_TABLE } from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 

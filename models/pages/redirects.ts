@@ -10,18 +10,10 @@ import { isResolvablePath } from './public.js';
 import { fieldError } from './rules.js';
 import { PAGES_TABLE } from './schema.js';
 import { isReservedRootSlug } from './slugs.js';
+import { redirectMessages } from './messages.js';
 
 export const REDIRECTS_TABLE = 'app_page_redirects';
 const WALK_LIMIT = 256;
-
-export const redirectMessages = {
-  pathInvalid: 'L’adresse doit être un chemin de slugs séparés par des «\u00a0/\u00a0» (par exemple /rubrique/page).',
-  pathReserved: 'Cette adresse appartient au site lui-même et ne peut pas être redirigée.',
-  pageMissing: 'La page cible n’existe pas.',
-  pathInUse: 'Une page existe à cette adresse\u00a0: elle ne peut pas être redirigée.',
-  alreadyRedirected: 'Cette adresse est déjà redirigée.',
-  notFound: 'Redirection introuvable.',
-} as const;
 
 export type RedirectKind = 'manual' | 'automatic';
 

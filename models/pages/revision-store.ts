@@ -5,8 +5,7 @@ import type { AppContext } from '../../lib/context.js';
 import { NotFoundError, RevisionConflictError } from '../../lib/errors.js';
 import type { PageRevisionRow, PageRow } from '../../lib/tables.js';
 import type { Block } from './blocks.js';
-import { pageMessages } from './messages.js';
-import { revisionMessages } from './revision-messages.js';
+import { pageMessages, revisionMessages } from './messages.js';
 import { PAGES_TABLE } from './schema.js';
 
 export const REVISIONS_TABLE = 'app_page_revisions';

@@ -2,8 +2,7 @@
 // state (the live one, the pending draft, a scheduled draft, or superseded).
 import type { AppContext } from '../../lib/context.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { pageMessages } from './messages.js';
-import { revisionMessages } from './revision-messages.js';
+import { pageMessages, revisionMessages } from './messages.js';
 import { CONTENT_COLUMNS, contentOf, REVISIONS_TABLE, revisionState, type PageContent, type RevisionRowRead, type RevisionState } from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 

@@ -19,13 +19,10 @@ import { createCrossSiteRefusal } from '../../middleware/cross-site.js';
 import { notFound, toAppError } from '../../middleware/error-handler.js';
 import { createRateLimiter } from '../../middleware/rate-limit.js';
 import { mountRoutes, originOf, type AnyRoute, type FormSpec, type Surface } from '../define.js';
+import { apiMessages } from '../../lib/messages.js';
 
 /** Largest JSON body accepted (documented in docs/decisions.md); larger → 413. */
 export const JSON_BODY_LIMIT = '100kb';
-
-export const apiMessages = {
-  jsonOnly: 'Le corps de la requête doit être envoyé en application/json.',
-};
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const API_WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];

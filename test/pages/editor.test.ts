@@ -6,13 +6,13 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { frenchDates } from '../../lib/dates.js';
-import { blockMessages } from '../../models/pages/blocks.js';
 import { getDraft } from '../../models/pages/drafts.js';
 import { createPage, getPage } from '../../models/pages/pages.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { AdminClient, textOf } from '../support/admin-client.js';
 import { countStatements } from './helpers.js';
 import { fieldValue, formFields, setField, submitEditor, type Fields } from './editor-form.js';
+import { blockMessages } from '../../models/pages/messages.js';
 
 describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
   let app: App;

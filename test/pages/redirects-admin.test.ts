@@ -5,10 +5,10 @@ import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { deletePage } from '../../models/pages/page-delete.js';
 import { updatePage } from '../../models/pages/pages.js';
-import { redirectMessages } from '../../models/pages/redirects.js';
 import { AdminClient, textOf } from '../support/admin-client.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { makePage, userWith } from './helpers.js';
+import { redirectMessages } from '../../models/pages/messages.js';
 
 const API = '/app/api/admin/redirects';
 

@@ -3,10 +3,10 @@ import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { startBackgroundJobs } from '../../lib/modules.js';
 import { pageState, saveDraft, schedulePublication } from '../../models/pages/drafts.js';
-import { revisionMessages } from '../../models/pages/revision-messages.js';
 import { publishDuePages, startScheduledPublishing } from '../../services/scheduled-publishing.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { countStatements, makePage, userWith } from './helpers.js';
+import { revisionMessages } from '../../models/pages/messages.js';
 
 const T0 = Date.UTC(2030, 0, 15, 9, 0, 0);
 const MINUTE = 60_000;

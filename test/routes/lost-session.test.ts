@@ -5,10 +5,10 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
-import { restoredMessage } from '../../routes/lost-session.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { caller, logIn, type LoggedIn } from '../support/fixtures.js';
 import { FormClient, useFakeClock } from '../support/form-client.js';
+import { restoredMessage } from '../../lib/messages.js';
 
 const cookiesOf = (response: request.Response) => ([] as string[]).concat(response.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]);
 const setCookieLine = (response: request.Response, name: string) =>

@@ -1,0 +1,106 @@
+// Text of the pages module's screens and site pages (impersonal, French; never «avec
+// succès»). The models' own refusals are in models/pages/messages.ts.
+import { BLOCKS_MAX } from '../../models/pages/blocks.js';
+
+export const pageScreenMessages = {
+  created: 'La page est créée.',
+  saved: 'La page est enregistrée.',
+  duplicated: 'La copie est créée.',
+  deleted: (count: number) => (count > 1 ? `La page et ses ${count - 1} sous-page${count > 2 ? 's' : ''} sont supprimées.` : 'La page est supprimée.'),
+  hasChildren: 'Cette page a des sous-pages : la case « Supprimer aussi les sous-pages » les supprime avec elle ; sinon, elles doivent être déplacées d’abord.',
+  invalidDocument: 'Rien n’est enregistré : certaines valeurs sont à corriger (messages à côté des champs).',
+  conflict:
+    'La page a changé depuis l’ouverture de ce formulaire : rien n’est enregistré. Le contenu envoyé est conservé ci-dessous, à côté de la version actuelle : garder l’un ou l’autre.',
+} as const;
+
+export const editorMessages = {
+  added: 'Le bloc est ajouté (brouillon enregistré).',
+  moved: 'Le bloc est déplacé (brouillon enregistré).',
+  removed: 'Le bloc est supprimé (brouillon enregistré).',
+  saved: 'Le brouillon est enregistré : la page en ligne ne change qu’à la publication.',
+  published: 'La page est publiée.',
+  scheduled: (when: string) => `La publication est programmée le ${when}.`,
+  unscheduled: 'La publication programmée est annulée ; le brouillon reste enregistré.',
+  discarded: 'Le brouillon est abandonné : la page en ligne est inchangée.',
+  scheduleMissing: 'La date et l’heure de publication sont à indiquer.',
+} as const;
+
+export const mediaScreenMessages = {
+  uploaded: 'L’image est ajoutée à la médiathèque.',
+  saved: 'Le texte de l’image est enregistré.',
+  deleted: 'L’image est supprimée.',
+} as const;
+
+export const redirectScreenMessages = {
+  created: 'La redirection est enregistrée.',
+  deleted: 'La redirection est supprimée.',
+} as const;
+
+export const revisionScreenMessages = {
+  restored: (number: number) => `La révision ${number} est copiée dans le brouillon\u00a0: la page en ligne ne change qu’à la publication.`,
+} as const;
+
+export const documentMessages = {
+  invalid: 'Rien n’est enregistré : certaines valeurs sont à corriger (voir les messages ci-dessous).',
+  unknownType: 'Ce type de bloc n’existe pas.',
+  badBlock: 'Ce bloc ne peut pas être relu : il est laissé tel qu’il était.',
+  tooMany: `Une page compte au plus ${BLOCKS_MAX} blocs.`,
+} as const;
+
+export const goneMessage = 'Cette page a été supprimée.';
+
+export const previewRefusals = {
+  invalid: { status: 403, title: 'Lien d’aperçu non valide', text: 'Ce lien d’aperçu n’est pas valide : il a été modifié ou tronqué.' },
+  expired: { status: 410, title: 'Lien d’aperçu expiré', text: 'Ce lien d’aperçu a expiré : un lien d’aperçu vaut 24 heures.' },
+  gone: { status: 410, title: 'Aperçu indisponible', text: 'La page ou la révision de ce lien d’aperçu n’existe plus.' },
+} as const;
+
+export const STATE_LABELS: Record<string, string> = {
+  published: 'En ligne',
+  draft: 'Brouillon en attente',
+  scheduled: 'Programmée',
+  superseded: 'Remplacée',
+};
+
+export const VISIBILITIES = [
+  { value: 'public', label: 'Publique' },
+  { value: 'private', label: 'Privée' },
+];
+
+/** Titles of the pages module's screens (tab title and heading). */
+export const pageScreenTitles = {
+  tree: 'Pages',
+  newPage: 'Nouvelle page',
+  editor: (title: string) => `Page ${title}`,
+  deletePage: (title: string) => `Supprimer la page ${title}`,
+  history: (title: string) => `Historique de ${title}`,
+  compare: (older: number, newer: number, title: string) => `Révisions ${older} et ${newer} de ${title}`,
+  media: 'Médiathèque',
+  image: (name: string) => `Image ${name}`,
+  redirects: 'Redirections',
+  /** A block's field in the error summary: «Bloc 2 : Texte». */
+  blockField: (position: number, label: string) => `Bloc ${position}\u00a0: ${label}`,
+};
+
+/** The rows of a revision in the comparison screen. */
+export const revisionFieldLabels = {
+  title: 'Titre',
+  slug: 'Slug',
+  parent: 'Page parente',
+  noParent: 'Aucune (page racine)',
+  parentId: (id: number) => `n° ${id}`,
+  template: 'Modèle',
+  visibility: 'Visibilité',
+  seoTitle: 'Titre pour les moteurs',
+  seoDescription: 'Description pour les moteurs',
+  noindex: 'Ne pas indexer',
+  yes: 'Oui',
+  no: 'Non',
+  createdAt: 'Date de création',
+};
+
+/** Titles of the site's own pages (the 404 and the page of a deleted page). */
+export const siteTitles = {
+  notFound: 'Page introuvable',
+  gone: 'Page supprimée',
+};
