@@ -15,6 +15,3 @@ export interface Origin {
   /** The request's id (X-Request-Id, log lines); null outside a request. */
   requestId: string | null;
 }
-
-/** A use case started by the application itself (scheduler, scripts, tests): no one, no address. */
-export const SYSTEM_ORIGIN: Readonly<Origin> = Object.freeze({ userId: null, name: null, ip: null, userAgent: null, requestId: null });

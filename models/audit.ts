@@ -4,7 +4,6 @@
 // UPDATE and DELETE); the retention prune is models/audit-prune.ts.
 import type { AppContext } from '../lib/context.js';
 import { ValidationError } from '../lib/errors.js';
-import type { Origin } from '../lib/origin.js';
 import type { AuditEventRow } from '../lib/tables.js';
 import { auditMessages } from '../lib/messages.js';
 
@@ -158,14 +157,6 @@ export interface AuditSource {
 /** The actor and address of a logged-in caller (models/auth/roles.ts Caller). */
 export function sourceOf(caller: { id: number; name: string; ip?: string | null }): AuditSource {
   return { actor: { id: caller.id, name: caller.name }, ip: caller.ip ?? null };
-}
-
-/**
- * The origin of a request as the source of its events: its logged-in user (none for a
- * visitor) and its address.
- */
-export function sourceOfOrigin(origin: Origin): AuditSource {
-  return { actor: origin.userId === null ? null : { id: origin.userId, name: origin.name ?? '' }, ip: origin.ip };
 }
 
 /** A user as an event's target. */
