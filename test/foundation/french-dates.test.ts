@@ -1,6 +1,9 @@
 // Dates as the screens and emails write them (lib/dates.ts), and the setting that picks
 // their time zone (APP_TIMEZONE, or its first name APP_TIME_ZONE).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
+import { mailTemplatesDir, viewsDir } from '../../lib/paths.js';
 import { frenchDates, isoDateTime, timeElement } from '../../lib/dates.js';
 import { ConfigError } from '../../lib/config.js';
 import { testConfig } from '../support/app.js';
@@ -57,6 +60,27 @@ describe('French dates (lib/dates.ts)', () => {
       `<time datetime="2026-11-22T20:01:00.000Z" title="${nb('22_novembre 2026 à 21_h_01')}">il y a 3 minutes</time>`,
     );
     expect(timeElement(paris, null, now)).to.equal('');
+  });
+});
+
+describe('dates in the views and emails', () => {
+  /** Every template file under a folder. */
+  function templates(dir: string): string[] {
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.njk'))
+      .map((file) => path.join(dir, file));
+  }
+
+  it('are written by the French filters only: no ISO, UTC or locale formatting outside a datetime attribute', () => {
+    const found: string[] = [];
+    for (const file of [...templates(viewsDir), ...templates(mailTemplatesDir)]) {
+      // A machine-readable instant in `<time datetime="…">` is what ISO is for.
+      const text = readFileSync(file, 'utf8').replace(/datetime="[^"]*"/g, '');
+      for (const match of text.matchAll(/\.(toISOString|toUTCString|toDateString|toLocale\w*String|toJSON)\(|\|\s*date\b/g)) {
+        found.push(`${path.relative(viewsDir, file)}: ${match[0]}`);
+      }
+    }
+    expect(found).to.deep.equal([]);
   });
 });
 

@@ -146,6 +146,19 @@ describe('manual redirects (/app/api/admin/redirects and /admin/redirects)', () 
     expect(await ctx.db('app_page_redirects').where({ path: '/demarrer' }).first()).to.equal(undefined);
   });
 
+  it('the screen writes each redirect’s date in French, the instant in its datetime', async () => {
+    const reader = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view'] });
+    await post({ from: '/aide', page_id: target.id });
+    await ctx
+      .db('app_page_redirects')
+      .where({ path: '/aide' })
+      .update({ created_at: new Date('2026-11-26T10:00:00Z') });
+    const page = await reader.get('/admin/redirects');
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('<time datetime="2026-11-26T10:00:00.000Z">26\u00a0novembre 2026</time>');
+    expect(textOf(page.text)).not.to.include('2026-11-26');
+  });
+
   it('the screen shows no form to a pages.view reader, and the navigation links it', async () => {
     const reader = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view'] });
     const page = await reader.get('/admin/redirects');
