@@ -23,10 +23,13 @@
     return Array.prototype.slice.call(list.querySelectorAll(':scope > li.block-card'));
   }
 
+  // Every number naming a block's place: its heading and what its tools say to screen
+  // readers («Supprimer le bloc 3»), which a block cloned from a <template> has wrong.
   function renumber() {
     cards().forEach(function (card, index) {
-      var number = card.querySelector('.block-number');
-      if (number) number.textContent = String(index + 1);
+      card.querySelectorAll('.block-number, .block-position').forEach(function (number) {
+        number.textContent = String(index + 1);
+      });
     });
   }
 

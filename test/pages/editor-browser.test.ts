@@ -191,4 +191,28 @@ describe('page editor in a browser (JavaScript on and off)', function () {
     await tab.waitForLoadState();
     expect((await getDraft(ctx, page.id)).blocks[3]).to.deep.equal({ type: 'quote', text: 'Une citation ajoutée sans rechargement', cite: '' });
   });
+
+  it('JavaScript on: blocks added in place name their own position to screen readers, and the blocks after them move up a number', async () => {
+    const page = await threeBlocks();
+    const { page: tab } = await editorTab(true);
+    await tab.goto(`${baseUrl}/admin/pages/${page.id}`);
+    const cards = tab.locator('ol.blocks > li.block-card');
+    // «Insérer ici» after the first block, then «Ajouter le bloc» at the end: five blocks.
+    await cards.nth(0).getByText('Insérer ici').click();
+    await cards.nth(0).getByRole('button', { name: 'Citation après le bloc 1' }).click();
+    await tab.getByLabel('Type du nouveau bloc').selectOption('quote');
+    await tab.getByRole('button', { name: 'Ajouter le bloc' }).click();
+    expect(await cards.count()).to.equal(5);
+    for (let index = 0; index < 5; index++) {
+      const position = index + 1;
+      const card = cards.nth(index);
+      // What a screen reader announces for each tool of the block, read from the accessibility tree.
+      const names = await card
+        .locator('.block-tools button, .block-tools summary, .insert-slot summary')
+        .evaluateAll((elements) => elements.map((element) => (element.textContent ?? '').replace(/\s+/g, ' ').trim()));
+      expect(names.length, `block ${position}`).to.be.greaterThan(0);
+      for (const name of names) expect(name, `block ${position}`).to.match(new RegExp(`(le|du) bloc ${position}$`));
+      expect(await card.locator('h3 .block-number').textContent()).to.equal(String(position));
+    }
+  });
 });
