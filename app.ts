@@ -7,6 +7,7 @@ import cluster from 'node:cluster';
 import http, { type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { serveSiteIcon } from './controllers/site-icon.js';
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { startAuditRetention } from './services/audit-retention.js';
 import { runPrimary, STOP_MESSAGE } from './lib/cluster.js';
@@ -57,6 +58,7 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   app.use(createHostCheck(ctx));
   app.use(securityHeaders());
   app.use('/assets', nameAssets, express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
+  app.get('/favicon.ico', serveSiteIcon(ctx));
   mountAreas(app, ctx);
   app.use(notFound);
   app.use(createErrorHandler(ctx));

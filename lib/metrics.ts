@@ -81,12 +81,17 @@ function statusClass(status: number): string {
   return STATUS_CLASSES[Math.floor(status / 100) - 1] ?? 'other';
 }
 
+const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 /** The metrics of one application: its own registry, the default process metrics included. */
 export function createMetrics(): Metrics {
   const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = promClient();
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which Prometheus's naming rules (and `promtool check
+  // metrics`) refuse; each is the sum of the per-type gauge beside it (nodejs_active_handles…).
+  for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(name);
 
   const duration = new Histogram({
     name: 'http_request_duration_seconds',

@@ -70,7 +70,8 @@ export class Mailer {
     const context = { appName: config.appName, baseUrl: config.baseUrl, sentAt: this.clock.now(), ...data };
     const [html, text] = await Promise.all([render(this.html, `${template}.html.njk`, context), render(this.text, `${template}.txt.njk`, context)]);
     const subject = typeof data.subject === 'string' ? data.subject : (mailSubjects[template]?.(config.appName) ?? config.appName);
-    const message = { from: config.mailFrom, to, subject, text, html };
+    // RFC 3834: an automatic message, which vacation and out-of-office replies leave unanswered.
+    const message = { from: config.mailFrom, to, subject, text, html, headers: { 'Auto-Submitted': 'auto-generated' } };
     if (config.smtpUrl) {
       this.smtp ??= nodemailer().createTransport(config.smtpUrl);
       await this.smtp.sendMail(message);

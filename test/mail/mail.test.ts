@@ -67,6 +67,13 @@ describe('mail', () => {
       expect(smtp.linkIn(reset, '/account/2fa').pathname).to.equal('/account/2fa');
     });
 
+    it('marks every message Auto-Submitted: auto-generated (RFC 3834), so autoresponders do not answer it', async () => {
+      await mailer.verification('a@example.com', 't1');
+      await mailer.passwordChanged('c@example.com');
+      expect(smtp.messages).to.have.length(2);
+      for (const message of smtp.messages) expect(message.headers.get('auto-submitted'), message.subject).to.equal('auto-generated');
+    });
+
     it('raises the failure when the server refuses the message', async () => {
       smtp.setFailing(true);
       let caught: unknown;
@@ -85,7 +92,7 @@ describe('mail', () => {
     before(() => (app = createTestApp({ SMTP_URL: undefined })));
     after(() => closeTestApp(app));
 
-    it('writes the message as an .eml file to the outbox', async () => {
+    it('writes the message as an .eml file to the outbox, marked Auto-Submitted as a sent one', async () => {
       const { config, mailer } = contextOf(app);
       const outbox = path.join(config.dataDir, 'outbox');
       rmSync(outbox, { recursive: true, force: true });
@@ -96,6 +103,7 @@ describe('mail', () => {
       const raw = readFileSync(path.join(outbox, files[0]), 'utf8');
       expect(raw).to.match(/^To: invite@example\.com$/m);
       expect(raw).to.include('tok-xyz');
+      expect(raw).to.match(/^Auto-Submitted: auto-generated$/m);
     });
   });
 });

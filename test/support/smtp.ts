@@ -10,6 +10,8 @@ export interface ReceivedMessage {
   text: string;
   html: string;
   from: string;
+  /** Header values by lower-case name, as mailparser reads them. */
+  headers: Map<string, unknown>;
 }
 
 export interface TestSmtpServer {
@@ -55,6 +57,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
+            headers: parsed.headers,
           });
           callback();
         },
