@@ -34,6 +34,7 @@ export const authPageMessages = {
     logout: 'La session est fermée.',
     deleted: 'Le compte est supprimé.',
   } as Record<string, string>,
+  activatedSignedIn: 'Le compte est activé.',
   noSession: 'Aucune session n’est ouverte sur cet appareil.',
   secondFactorRequired: 'Le mot de passe est correct. La vérification en deux étapes demande maintenant un code (POST /auth/2fa, champ « code »).',
   noPendingLogin: 'Aucune connexion n’attend de code sur cet appareil, ou elle a expiré (5 minutes). La connexion commence par le courriel et le mot de passe.',

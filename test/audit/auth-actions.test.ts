@@ -149,7 +149,7 @@ describe('audited actions of visitors and account holders', () => {
     expect(JSON.stringify(event)).not.to.match(/brand new|token/);
   });
 
-  it('records auth.account_setup when an invitation is followed, by the invited account', async () => {
+  it('records auth.account_setup when an invitation is followed, by the invited account, then the login it opens', async () => {
     const invited = await makeUser(ctx, { name: 'Iris', password: null, verified: false });
     const { token } = await issueToken(ctx, 'account_setup', invited);
     const mark = await auditMark(ctx);
@@ -159,9 +159,12 @@ describe('audited actions of visitors and account holders', () => {
       { from: `/auth/setup?email=${encodeURIComponent(invited.email)}&token=${token}` },
     );
     expect(response.status, response.text.slice(0, 300)).to.equal(303);
-    const event = await onlyEventSince(ctx, mark);
+    // Activation signs the person in: the login follows, recorded as any login is.
+    const [event, login, ...others] = await eventsSince(ctx, mark);
+    expect(others).to.deep.equal([]);
     expect(event).to.deep.include({ action: 'auth.account_setup', actor_id: invited.id, actor_name: 'Iris', target_id: String(invited.id) });
-    expect(JSON.stringify(event)).not.to.match(/passphrase|token/);
+    expect(login).to.deep.include({ action: 'auth.login', actor_id: invited.id, target_id: String(invited.id), details: { via: 'account_setup' } });
+    expect(JSON.stringify([event, login])).not.to.match(/passphrase|token/);
   });
 
   describe('on one’s own account (/app/api/users/profile)', () => {

@@ -172,10 +172,9 @@ describe('administration in a browser', function () {
         await page.getByLabel('Confirmation du mot de passe').fill('grace chooses this');
         await page.waitForTimeout(HUMAN_PAUSE_MS);
         await page.getByRole('button', { name: 'Activer le compte' }).click();
-        await page.waitForURL(/\/auth\/login\?done=activated$/);
-
-        await logInThroughForm(page, 'grace@example.com', 'grace chooses this');
-        expect(page.url()).to.equal(`${baseUrl}/account`);
+        // Activation signs her in: her profile, without the login form.
+        await page.waitForURL(`${baseUrl}/account`);
+        expect(await flashText(page)).to.equal('Le compte est activé.');
         expect(await page.title()).to.equal(`Mon profil — ${APP_NAME}`);
         expect(await page.locator('.admin-user-name').textContent()).to.equal('Grace Hopper');
         expect(await page.getByRole('link', { name: 'Utilisateurs' }).count()).to.equal(0);

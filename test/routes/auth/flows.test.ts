@@ -365,7 +365,7 @@ describe('/auth flows', () => {
   describe('invitation', () => {
     beforeEach(() => createFirstAdmin(ctx, { email: 'admin@example.com', password: strongPassword, name: 'Admin' }));
 
-    it('invitation token → setup → login (A7: credential created, verified, token deleted)', async () => {
+    it('invitation token → setup → signed in (A7: credential created, verified, token deleted)', async () => {
       const { user, setupToken } = await createUserByAdmin(ctx, { email: 'carol@example.com', name: 'Carol' });
       await ctx.mailer.invitation(user.email, setupToken!);
       const email = await smtp.waitForMessage('carol@example.com');
@@ -384,13 +384,59 @@ describe('/auth flows', () => {
         { from: link.pathname + link.search },
       );
       expect(setup.status).to.equal(303);
-      expect(setup.headers.location).to.equal('/auth/login?done=activated');
+      // Signed in at once, where a login would have landed (an ordinary account: its profile).
+      expect(setup.headers.location).to.equal('/account');
+      expect(sessionCookie(setup)).to.match(/HttpOnly/i);
       expect(await ctx.db('app_auth_users').where({ id: user.id }).first()).to.include({ email_verified: true });
       expect(await ctx.db('app_auth_accounts').where({ user_id: user.id }).first()).to.have.property('provider', 'credential');
       expect(await ctx.db('app_auth_verifications').where({ user_id: user.id, kind: 'account_setup' })).to.have.length(0);
-      const login = await client.submit('/auth/login', { email: 'carol@example.com', password: strongPassword });
+      expect((await sessionRows()).map((row) => row.user_id)).to.deep.equal([user.id]);
+      const account = await client.get('/account');
+      expect(account.status).to.equal(200);
+      expect(account.text).to.include('Le compte est activé.');
+      // The password chosen also opens a session the usual way.
+      const login = await new FormClient(app, clock).submit('/auth/login', { email: 'carol@example.com', password: strongPassword });
       expect(login.status).to.equal(303);
       expect(login.headers.location).to.equal('/account');
+    });
+
+    it('activation replaces a session planted in the browser before it (fixation), and records the login', async () => {
+      const { user, setupToken } = await createUserByAdmin(ctx, { email: 'dan@example.com', name: 'Dan' });
+      // Someone's own session, planted in the invited person's browser.
+      const planter = new FormClient(app, clock);
+      await planter.submit('/auth/login', { email: 'admin@example.com', password: strongPassword });
+      const planted = (await sessionRows())[0].sid;
+      const client = new FormClient(app, clock);
+      const plantedCookie = planter.agent.jar.getCookie('site.sid', { domain: '127.0.0.1', path: '/', secure: false, script: false });
+      client.agent.jar.setCookie(plantedCookie!.toString());
+      const from = `/auth/setup?email=dan%40example.com&token=${setupToken}`;
+      const setup = await client.submit(
+        '/auth/setup',
+        { email: 'dan@example.com', token: setupToken!, newPassword: strongPassword, confirmPassword: strongPassword },
+        { from },
+      );
+      expect(setup.status).to.equal(303);
+      const rows = await sessionRows();
+      expect(rows.map((row) => row.sid)).not.to.include(planted);
+      expect(rows.map((row) => row.user_id)).to.deep.equal([user.id]);
+      const events = await ctx.db('app_audit_events').where({ actor_id: user.id }).orderBy('id').select('action', 'details');
+      expect(events).to.deep.equal([
+        { action: 'auth.account_setup', details: {} },
+        { action: 'auth.login', details: { via: 'account_setup' } },
+      ]);
+    });
+
+    it('activation of an account whose role requires two-step verification lands on its enrolment', async () => {
+      await ctx.db('app_auth_roles').where({ name: 'user' }).update({ require_2fa: true });
+      const { user, setupToken } = await createUserByAdmin(ctx, { email: 'eve@example.com', name: 'Eve' });
+      const setup = await new FormClient(app, clock).submit(
+        '/auth/setup',
+        { email: 'eve@example.com', token: setupToken!, newPassword: strongPassword, confirmPassword: strongPassword },
+        { from: `/auth/setup?email=eve%40example.com&token=${setupToken}`, json: true },
+      );
+      expect(setup.status).to.equal(200);
+      expect(setup.body).to.include({ success: true, redirect: '/account/2fa' });
+      expect((await sessionRows()).map((row) => row.user_id)).to.deep.equal([user.id]);
     });
   });
 
