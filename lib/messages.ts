@@ -35,6 +35,10 @@ export const rateLimitMessages = {
 
 export const antiBotMessage = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
 
+// A form sent under 1.5 s after its page (middleware/anti-bot.ts): said as it is, everything typed given back.
+export const tooFastMessage =
+  'Le formulaire est parti trop vite après l’affichage de la page (moins d’une seconde et demie, comme avec un remplissage automatique). Tout ce qui a été saisi est conservé : il peut être envoyé à nouveau.';
+
 export const crossSiteMessage = 'Requête refusée : elle provient d’un autre site.';
 
 export const csrfMessage = 'Le formulaire a expiré. Il peut être envoyé à nouveau depuis cette page.';

@@ -1,22 +1,28 @@
 // Anti-bot checks of the public forms (SPEC "Authentication" 5): the honeypot `_hp`
 // must stay empty, and `_t`, the time the form was rendered, signed by the server,
 // must be at least 1.5 s and at most 10 minutes old. A missing or forged `_t` is
-// refused. The refusal looks like any other form failure (400, one vague message),
-// so a bot learns nothing about which check caught it.
+// refused. Those refusals look like any other form failure (400, one vague message),
+// so a bot learns nothing about which check caught it. A form sent too soon is the
+// exception: a password manager's autofill-and-submit does that, so the page says what
+// happened, gives back everything typed (the password too, in that answer only:
+// routes/form-failure.ts) and the form can be sent again as it stands. A bot learns only
+// to wait 1.5 s, which the signed render time makes it do anyway.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { UserFacingError } from '../lib/errors.js';
 import { lazyLocal } from './csrf.js';
-import { antiBotMessage } from '../lib/messages.js';
+import { antiBotMessage, tooFastMessage } from '../lib/messages.js';
 
 export const ANTI_BOT_MIN_AGE_MS = 1500;
 export const ANTI_BOT_MAX_AGE_MS = 10 * 60_000;
+/** The code of a form sent before ANTI_BOT_MIN_AGE_MS: its re-render keeps the passwords typed. */
+export const FORM_TOO_FAST = 'form_too_fast';
 
 export interface AntiBot {
   /** res.locals.formTimestamp for the forms of the page, made when the page renders. */
   provideTimestamp: RequestHandler;
-  /** Refuses (400, code form_rejected) a filled honeypot or a missing, forged, too young or too old `_t`. */
+  /** Refuses (400) a filled honeypot or a missing, forged or too old `_t` (form_rejected), and a too young one (form_too_fast). */
   refuseBots: RequestHandler;
 }
 
@@ -50,8 +56,9 @@ export function createAntiBot(ctx: AppContext): AntiBot {
     const body = (req.body ?? {}) as { _hp?: unknown; _t?: unknown };
     const honeypot = body._hp;
     const age = formAgeMs(body._t);
-    const refused = (honeypot !== undefined && honeypot !== '') || age === undefined || age < ANTI_BOT_MIN_AGE_MS || age > ANTI_BOT_MAX_AGE_MS;
+    const refused = (honeypot !== undefined && honeypot !== '') || age === undefined || age > ANTI_BOT_MAX_AGE_MS;
     if (refused) return next(new UserFacingError(antiBotMessage, { code: 'form_rejected' }));
+    if (age < ANTI_BOT_MIN_AGE_MS) return next(new UserFacingError(tooFastMessage, { code: FORM_TOO_FAST }));
     next();
   }
 

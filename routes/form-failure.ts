@@ -9,6 +9,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { RateLimitedError, UnauthenticatedError, ValidationError } from '../lib/errors.js';
 import { toAppError, wantsJson } from '../middleware/error-handler.js';
+import { FORM_TOO_FAST } from '../middleware/anti-bot.js';
 import { refundRateLimit } from '../middleware/rate-limit.js';
 import type { Csrf } from '../middleware/csrf.js';
 import { originOf, type AnyCall, type AnyRoute, type FormLocals, type FormSpec } from './define.js';
@@ -17,12 +18,17 @@ import { completeErrorSummary, errorSummaryOf, type ErrorSummary } from './error
 
 const MAX_ECHOED_LENGTH = 5000;
 
-/** The submitted values to show again: strings (and lists of strings), never a secret. */
-export function echoedValues(body: unknown): Record<string, unknown> {
+/**
+ * The submitted values to show again: strings (and lists of strings), never a secret;
+ * `keepPasswords`: the password fields too, for the one re-render of a form refused for
+ * having been sent too soon (middleware/anti-bot.ts), whose person typed them a moment ago.
+ */
+export function echoedValues(body: unknown, options: { keepPasswords?: boolean } = {}): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   if (!body || typeof body !== 'object') return values;
   for (const [key, value] of Object.entries(body)) {
-    if (/password|token/i.test(key) || key.startsWith('_')) continue;
+    if (key.startsWith('_') || /token/i.test(key)) continue;
+    if (/password/i.test(key) && !options.keepPasswords) continue;
     if (typeof value === 'string') values[key] = value.slice(0, MAX_ECHOED_LENGTH);
     else if (Array.isArray(value)) values[key] = value.filter((item) => typeof item === 'string').slice(0, 500);
   }
@@ -74,7 +80,8 @@ export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf
     const form = formNameOf(spec, call);
     ctx.logger.debug({ requestId: req.id, code: appError.code, form, path: req.path }, 'form refused');
     const errorSummary = errorSummaryOf(appError.message, appError.details);
-    const locals: FormLocals = { form, values: echoedValues(req.body), error: appError.message, errorCode: appError.code, fieldErrors, errorSummary };
+    const values = echoedValues(req.body, { keepPasswords: appError.code === FORM_TOO_FAST });
+    const locals: FormLocals = { form, values, error: appError.message, errorCode: appError.code, fieldErrors, errorSummary };
     completeSummaryWhenRendered(req, res, errorSummary);
     await spec.rerender(call, locals, appError.status);
   };

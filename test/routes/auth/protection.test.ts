@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
-import { createFirstAdmin } from '../../../models/auth/registration.js';
+import { createFirstAdmin, createUserByAdmin } from '../../../models/auth/registration.js';
 import { insertUser } from '../../../models/auth/users.js';
 import { logIn, makeUser } from '../../support/fixtures.js';
 import { closeTestApp, createTestApp, useAppWithSmtp, type App } from '../../support/app.js';
@@ -10,6 +10,8 @@ import type { TestSmtpServer } from '../../support/smtp.js';
 import { FormClient, strongPassword, useFakeClock } from '../../support/form-client.js';
 
 const ANTI_BOT_MESSAGE = 'Le formulaire n’a pas pu être validé. Il peut être envoyé à nouveau depuis cette page.';
+const TOO_FAST_MESSAGE =
+  'Le formulaire est parti trop vite après l’affichage de la page (moins d’une seconde et demie, comme avec un remplissage automatique). Tout ce qui a été saisi est conservé\u00a0: il peut être envoyé à nouveau.';
 
 describe('/auth form protection', () => {
   let app: App;
@@ -30,14 +32,45 @@ describe('/auth form protection', () => {
   describe('anti-bot', () => {
     const login = { email: 'admin@example.com', password: strongPassword };
 
-    it('refuses a submission under 1.5 s after the form was rendered', async () => {
+    it('refuses a submission under 1.5 s after the form was rendered, says it went too fast, and keeps everything typed, the password included', async () => {
       const client = new FormClient(app, clock);
       const response = await client.submit('/auth/login', login, { waitMs: 1400 });
       expect(response.status).to.equal(400);
-      expect(response.text).to.include(ANTI_BOT_MESSAGE);
+      expect(response.text).to.include(TOO_FAST_MESSAGE);
       expect(response.text).to.include('role="alert"');
       expect(response.text).to.include('value="admin@example.com"');
+      expect(response.text).to.match(new RegExp(`name="password" type="password" value="${strongPassword}"`));
+      expect(response.headers['cache-control']).to.equal('no-store');
       expect(await ctx.db('app_auth_sessions').whereNotNull('user_id')).to.have.length(0);
+      // Sent again from that page (a person's click, later): accepted.
+      const again = await client.submit('/auth/login', login);
+      expect(again.status).to.equal(303);
+      // The password was in that one answer only: the next page has none.
+      expect((await new FormClient(app, clock).get('/auth/login')).text).not.to.include(strongPassword);
+    });
+
+    it('keeps the chosen password and its confirmation of a too quick activation, the link’s token too', async () => {
+      const { setupToken } = await createUserByAdmin(ctx, { email: 'new@example.com', name: 'New' });
+      const client = new FormClient(app, clock);
+      const fields = { email: 'new@example.com', token: setupToken!, newPassword: 'a chosen passphrase', confirmPassword: 'a chosen passphrase' };
+      const response = await client.submit('/auth/setup', fields, { from: `/auth/setup?email=new%40example.com&token=${setupToken}`, waitMs: 300 });
+      expect(response.status).to.equal(400);
+      expect(response.text).to.include(TOO_FAST_MESSAGE);
+      expect(response.text).to.include('name="newPassword" type="password" value="a chosen passphrase"');
+      expect(response.text).to.include('name="confirmPassword" type="password" value="a chosen passphrase"');
+      expect(response.text).to.include(`name="token" value="${setupToken}"`);
+      expect(await ctx.db('app_auth_accounts').where({ provider: 'credential' })).to.have.length(1);
+    });
+
+    it('never gives a password back for any other refusal (a filled honeypot, a wrong password)', async () => {
+      const client = new FormClient(app, clock);
+      const honeypot = await client.submit('/auth/login', login, { raw: { _hp: 'http://spam.example' } });
+      expect(honeypot.status).to.equal(400);
+      expect(honeypot.text).to.include(ANTI_BOT_MESSAGE);
+      expect(honeypot.text).not.to.include(strongPassword);
+      const wrong = await client.submit('/auth/login', { email: 'admin@example.com', password: 'not the right one' });
+      expect(wrong.status).to.equal(401);
+      expect(wrong.text).not.to.include('not the right one');
     });
 
     it('refuses a submission over 10 minutes after the form was rendered', async () => {
@@ -93,7 +126,7 @@ describe('/auth form protection', () => {
       for (const [path, fields] of forms) {
         const response = await client.submit(path, fields, { from: '/auth/login', waitMs: 100, json: true });
         expect(response.status, path).to.equal(400);
-        expect(response.body.error, path).to.equal(ANTI_BOT_MESSAGE);
+        expect(response.body, path).to.deep.equal({ success: false, error: TOO_FAST_MESSAGE, code: 'form_too_fast' });
       }
       await settleBackgroundTasks();
       expect(smtp.messages).to.have.length(0);
