@@ -18,7 +18,7 @@ import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js
 import { createLogger, prettyLogsWanted } from './lib/logger.js';
 import { collectModules, startBackgroundJobs, type SiteModule } from './lib/modules.js';
 import { publicDir } from './lib/paths.js';
-import { setupCodeRequired } from './lib/setup-code.js';
+import { setupCodeReason } from './lib/setup-code.js';
 import { useViews } from './lib/views.js';
 import { createErrorHandler, notFound, watchDatabaseOutage } from './middleware/error-handler.js';
 import { createHostCheck } from './middleware/host-check.js';
@@ -237,9 +237,10 @@ async function main(): Promise<void> {
   // Only here, never on a page: whoever reads the server's log is whoever runs it (when
   // the database cannot say whether an account exists, printing it harms nothing).
   const noAccountYet = firstOfAll && (await needsFirstRun(running.app.locals.ctx).catch(() => true));
-  if (noAccountYet && setupCodeRequired(config)) {
+  const setupCodeAsked = setupCodeReason(config);
+  if (noAccountYet && setupCodeAsked) {
     const { setupCode } = running.app.locals.ctx.memo;
-    logger.warn({ setupCode }, `no account exists yet and the server listens beyond loopback: the first-run form asks for this setup code: ${setupCode}`);
+    logger.warn({ setupCode }, `no account exists yet and ${setupCodeAsked}: the first-run form asks for this setup code: ${setupCode}`);
   }
   // Where to go: the site, and while no account exists the form that creates the first one.
   if (firstOfAll) logger.info({ siteUrl: config.baseUrl }, `site: ${config.baseUrl}`);

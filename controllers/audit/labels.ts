@@ -1,6 +1,7 @@
 // The audit log in French, for the screen: one label per action the site records, one
 // per target type. An action without a label (a module's, an old one) shows its name.
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'auth.first_admin_created': 'Premier administrateur créé (première configuration)',
   'auth.login': 'Connexion',
   'auth.login_failed': 'Connexion refusée',
   'auth.logout': 'Déconnexion',

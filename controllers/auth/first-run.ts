@@ -37,13 +37,14 @@ export function createStaleFirstRunRefusal(ctx: AppContext): RequestHandler {
 
 // POST /auth, POST /auth/:segment while app_auth_users is empty
 export async function handleFirstRun({ ctx, req, res, body }: Call<{ segment?: string }, Record<string, never>, FirstRunBody>): Promise<void> {
-  if (setupCodeRequired(ctx.config) && !setupCodeMatches(ctx.memo.setupCode, body.setupCode)) {
+  const setupCodeAsked = setupCodeRequired(ctx.config);
+  if (setupCodeAsked && !setupCodeMatches(ctx.memo.setupCode, body.setupCode)) {
     throw new UserFacingError(authPageMessages.setupCodeWrong, {
       code: 'setup_code_wrong',
       details: [{ field: 'setupCode', message: authPageMessages.setupCodeWrong }],
     });
   }
-  const user = await createFirstAdmin(ctx, { name: body.name, email: body.email, password: body.password });
+  const user = await createFirstAdmin(ctx, { name: body.name, email: body.email, password: body.password, ip: req.ip ?? null, setupCodeAsked });
   await logInSession(req, user);
   answerRedirect(req, res, '/admin', { user });
 }

@@ -4,6 +4,7 @@ import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ForbiddenError, UserFacingError } from '../../lib/errors.js';
 import { storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
+import { recordAudit, userTarget } from '../audit.js';
 import { assertPasswordPolicy } from './passwords.js';
 import { createSession, type SessionOptions } from './sessions.js';
 import { countUsers, insertUser, type User } from './users.js';
@@ -70,11 +71,18 @@ export async function register(ctx: AppContext, data: AccountData): Promise<{ us
  * the token returned, for setSessionCookie(); the /auth form opens its session through
  * express-session instead (logInSession).
  */
-export async function createFirstAdmin(ctx: AppContext, data: AccountData): Promise<User>;
-export async function createFirstAdmin(ctx: AppContext, data: AccountData, sessionOptions: SessionOptions): Promise<{ user: User; sessionToken: string }>;
+export interface FirstAdminData extends AccountData {
+  /** The client's address, for the audit log. */
+  ip?: string | null;
+  /** Whether the form asked for the setup code (lib/setup-code.ts), recorded with the creation. */
+  setupCodeAsked?: boolean;
+}
+
+export async function createFirstAdmin(ctx: AppContext, data: FirstAdminData): Promise<User>;
+export async function createFirstAdmin(ctx: AppContext, data: FirstAdminData, sessionOptions: SessionOptions): Promise<{ user: User; sessionToken: string }>;
 export async function createFirstAdmin(
   ctx: AppContext,
-  data: AccountData,
+  data: FirstAdminData,
   sessionOptions?: SessionOptions,
 ): Promise<User | { user: User; sessionToken: string }> {
   assertPasswordPolicy(data.password);
@@ -84,6 +92,14 @@ export async function createFirstAdmin(
     if ((await countUsers(tx)) > 0) throw new UserFacingError(authMessages.adminAlreadyExists, { code: 'admin_exists' });
     const user = await insertUser(tx, { email: data.email, name: data.name, role: 'admin', emailVerified: true });
     await storePasswordHash(tx, user.id, passwordHash);
+    // Who took the fresh install, from where, and whether the setup code guarded it.
+    await recordAudit(tx, {
+      actor: { id: user.id, name: user.name },
+      ip: data.ip ?? sessionOptions?.ip ?? null,
+      action: 'auth.first_admin_created',
+      target: userTarget(user),
+      details: { setup_code_asked: data.setupCodeAsked ?? false },
+    });
     if (!sessionOptions) return user;
     return { user, sessionToken: await createSession(tx, user.id, sessionOptions) };
   });

@@ -1,6 +1,7 @@
 // A fresh install must not be claimed by someone else: DNS rebinding from a page of
-// another site is answered 421 (middleware/host-check.ts), and a server listening beyond
-// loopback asks for the one-time setup code printed in its log (lib/setup-code.ts).
+// another site is answered 421 (middleware/host-check.ts), and a server reachable by
+// others (beyond loopback, in production, behind a proxy) asks for the one-time setup
+// code printed in its log (lib/setup-code.ts).
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
@@ -99,9 +100,14 @@ describe('first run exposed to other sites and to the network', () => {
   });
 
   describe('setup code', () => {
-    it('is asked on a server listening beyond loopback only', () => {
-      for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.org']) expect(setupCodeRequired({ host }), host).to.equal(true);
-      for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]']) expect(setupCodeRequired({ host }), host).to.equal(false);
+    it('is asked on a server listening beyond loopback, in production, and behind a proxy; not on a loopback development install', () => {
+      const development = { isProduction: false, trustProxy: false } as const;
+      for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.org']) expect(setupCodeRequired({ host, ...development }), host).to.equal(true);
+      for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]']) expect(setupCodeRequired({ host, ...development }), host).to.equal(false);
+      // Behind nginx on the same host the server listens on loopback, yet anyone reaches it.
+      expect(setupCodeRequired({ host: '127.0.0.1', isProduction: true, trustProxy: false })).to.equal(true);
+      expect(setupCodeRequired({ host: '127.0.0.1', isProduction: false, trustProxy: ['loopback'] })).to.equal(true);
+      expect(setupCodeRequired({ host: '127.0.0.1', isProduction: false, trustProxy: 1 })).to.equal(true);
     });
 
     it('is new for each application, 60 random bits, typed without regard to case, spaces or dashes', () => {
@@ -152,6 +158,30 @@ describe('first run exposed to other sites and to the network', () => {
       });
     });
 
+    it('is asked behind a proxy on loopback (APP_TRUST_PROXY), as the README deploys it', async () => {
+      const app = createTestApp({ APP_TRUST_PROXY: 'loopback' });
+      const ctx = contextOf(app);
+      try {
+        await resetData(ctx);
+        expect((await request(app).get('/auth')).text).to.include('name="setupCode"');
+        const missing = await new FormClient(app, clock).submit('/auth', admin, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
+        expect(missing.status).to.equal(400);
+        expect(missing.text).to.include('Le code d’installation est incorrect.');
+        expect(await ctx.db('app_auth_users')).to.have.length(0);
+        const right = await new FormClient(app, clock).submit(
+          '/auth',
+          { ...admin, setupCode: ctx.memo.setupCode },
+          { headers: { 'X-Forwarded-For': '203.0.113.9' } },
+        );
+        expect(right.status).to.equal(303);
+        // The creation is audited: by the new administrator, from the client's address, with the code asked.
+        const [event] = await ctx.db('app_audit_events').where({ action: 'auth.first_admin_created' }).select('actor_name', 'ip', 'target_type', 'details');
+        expect(event).to.deep.equal({ actor_name: 'Ada', ip: '203.0.113.9', target_type: 'user', details: { setup_code_asked: true } });
+      } finally {
+        await closeTestApp(app);
+      }
+    });
+
     it('is not asked on a loopback install', async () => {
       const app = createTestApp();
       const ctx = contextOf(app);
@@ -160,6 +190,8 @@ describe('first run exposed to other sites and to the network', () => {
         expect((await request(app).get('/auth')).text).not.to.include('name="setupCode"');
         const response = await new FormClient(app, clock).submit('/auth', admin);
         expect(response.status).to.equal(303);
+        const events = await ctx.db('app_audit_events').where({ action: 'auth.first_admin_created' }).select('actor_name', 'details');
+        expect(events).to.deep.equal([{ actor_name: 'Ada', details: { setup_code_asked: false } }]);
       } finally {
         await closeTestApp(app);
       }
@@ -172,18 +204,19 @@ describe('first run exposed to other sites and to the network', () => {
       });
       beforeEach(() => resetData(ctx));
 
-      const env = (host: string) => ({
+      const env = (host: string, extra: Record<string, string>) => ({
         DATABASE_URL: testDatabase().url,
         DATA_DIR: testDatabase().scratchDir,
         SESSION_SECRET: 'y'.repeat(40),
         PASSWORD_HASH_COST: '4',
         HOST: host,
+        ...extra,
       });
 
-      async function startupLog(host: string): Promise<string> {
+      async function startupLog(host: string, extra: Record<string, string> = {}): Promise<string> {
         let server: ServerProcess | undefined;
         try {
-          server = await spawnServer(env(host));
+          server = await spawnServer(env(host, extra));
           // The code, when there is one, comes before the 'server listening' line.
           await waitForListening(server);
           return server.output();
@@ -195,15 +228,18 @@ describe('first run exposed to other sites and to the network', () => {
 
       const codeIn = (log: string) => /"setupCode":"([^"]+)"/.exec(log)?.[1];
 
-      it('prints a new code at each start beyond loopback while no account exists, and none otherwise', async function () {
-        // Four server starts.
-        this.timeout(60_000);
+      it('prints a new code at each start beyond loopback or behind a proxy while no account exists, and none otherwise', async function () {
+        // Five server starts.
+        this.timeout(75_000);
         const first = codeIn(await startupLog('0.0.0.0'));
         const second = codeIn(await startupLog('0.0.0.0'));
         expect(first).to.match(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
         expect(second).to.match(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
         expect(second).not.to.equal(first);
         expect(codeIn(await startupLog('127.0.0.1'))).to.equal(undefined);
+        const proxied = await startupLog('127.0.0.1', { APP_TRUST_PROXY: 'loopback' });
+        expect(codeIn(proxied)).to.match(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+        expect(proxied).to.include('APP_TRUST_PROXY');
         await ctx
           .db('app_auth_users')
           .insert({ email: 'ada@example.com', name: 'Ada', role_id: (await ctx.db('app_auth_roles').where({ name: 'admin' }).first('id'))!.id });
