@@ -27,6 +27,8 @@ export function siteEnv(databaseUrl: string, dataDir: string, env: Record<string
     HOST: '127.0.0.1',
     SESSION_SECRET: 'bench-session-secret-0123456789-0123456789',
     BASE_URL: 'http://bench.local',
+    // No mail server: what a benchmark sends goes to the outbox folder, on purpose.
+    MAIL_OUTBOX: 'true',
     // One request log line per request would measure the logger; errors still show.
     LOG_LEVEL: 'warn',
     ...env,

@@ -65,6 +65,8 @@ export interface Config {
   registrationFlag: string | undefined;
   trustProxy: TrustProxySetting;
   smtpUrl: string | undefined;
+  /** Messages are written to <dataDir>/outbox/ instead of sent: no SMTP_URL (in production only with MAIL_OUTBOX=true). */
+  mailOutbox: boolean;
   mailFrom: string;
   uploadDir: string;
   /** Where uploaded files live (UPLOAD_STORAGE): `disk` under uploadDir (default) or `database` (PostgreSQL). */
@@ -164,6 +166,7 @@ interface Env extends DatabaseEnv {
   APP_AUTH_REGISTRATION?: string;
   APP_TRUST_PROXY?: string;
   SMTP_URL?: string;
+  MAIL_OUTBOX?: 'true' | 'false';
   MAIL_FROM?: string;
   UPLOAD_DIR?: string;
   UPLOAD_STORAGE: UploadStorageKind;
@@ -221,6 +224,7 @@ const envSchema = Joi.object<Env>({
   APP_AUTH_REGISTRATION: Joi.string().allow(''),
   APP_TRUST_PROXY: Joi.string().allow(''),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  MAIL_OUTBOX: Joi.string().valid('true', 'false').messages({ 'any.only': '{{#label}} must be "true" (write emails to the outbox folder) or "false"' }),
   MAIL_FROM: Joi.string(),
   UPLOAD_DIR: Joi.string(),
   UPLOAD_STORAGE: Joi.string()
@@ -307,6 +311,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !value.SESSION_SECRET) {
     throw new ConfigError('SESSION_SECRET is required when NODE_ENV=production (at least 32 characters)');
   }
+  // Without it every request would name a host the server does not answer (421), and
+  // the links in emails would point to localhost.
+  if (isProduction && !value.BASE_URL) {
+    throw new ConfigError(
+      'BASE_URL is required when NODE_ENV=production: the public address of the site, e.g. https://example.org (links in emails, the host check)',
+    );
+  }
+  if (value.SMTP_URL && value.MAIL_OUTBOX === 'true') {
+    throw new ConfigError('MAIL_OUTBOX=true and SMTP_URL are both set: emails go either to the SMTP server or to the outbox folder, not both');
+  }
+  // An outbox nobody reads means invitations and reset links that never arrive while the
+  // screens say they were sent: in production only when chosen on purpose.
+  if (isProduction && !value.SMTP_URL && value.MAIL_OUTBOX !== 'true') {
+    throw new ConfigError(
+      'SMTP_URL is required when NODE_ENV=production (e.g. smtp://user:password@mail.example.org:587), or MAIL_OUTBOX=true to write the emails to the outbox folder on purpose',
+    );
+  }
   if (value.DATABASE_READ_URL && !value.DATABASE_URL) {
     throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL: a replica follows a primary server, not the embedded database');
   }
@@ -342,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registrationFlag: value.APP_AUTH_REGISTRATION,
     trustProxy: parseTrustProxy(value.APP_TRUST_PROXY),
     smtpUrl: value.SMTP_URL,
+    mailOutbox: !value.SMTP_URL,
     mailFrom: value.MAIL_FROM ?? `"${appName.replace(/"/g, '')}" <no-reply@localhost>`,
     uploadDir: path.resolve(projectRoot, value.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
     uploadStorage: value.UPLOAD_STORAGE,

@@ -12,11 +12,15 @@
 // (`ssh -L 8080:127.0.0.1:3000`), a container's port mapping, nginx's default
 // `Host: $proxy_host` in front of a site whose BASE_URL is public, the tests' own
 // clients. Behind a trusted proxy (APP_TRUST_PROXY) X-Forwarded-Host names the host,
-// as Express reads it. Anything else, or no Host at all, is a 421 with an empty body.
+// as Express reads it. Anything else, or no Host at all, is a 421 with one short line
+// naming BASE_URL, for the operator whose domain it is (an empty answer left them
+// guessing); it never repeats the name asked.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { warnOnce, type AppContext } from '../lib/context.js';
 
 export const HOST_REFUSED_WARNING = 'host-check:refused';
+export const HOST_REFUSED_TEXT =
+  'Ce serveur ne répond pas à cette adresse (421). Si c’est celle du site, la variable BASE_URL de sa configuration doit la donner.\n';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
@@ -62,7 +66,7 @@ function ownHostTest(baseUrl: string): (host: HostName | undefined) => boolean {
   };
 }
 
-/** Refuses (421 Misdirected Request, empty body) a request addressed to another host. */
+/** Refuses (421 Misdirected Request, HOST_REFUSED_TEXT) a request addressed to another host. */
 export function createHostCheck(ctx: AppContext): RequestHandler {
   const { baseUrl } = ctx.config;
   const isOwn = ownHostTest(baseUrl);
@@ -74,6 +78,10 @@ export function createHostCheck(ctx: AppContext): RequestHandler {
       'a request named a host this site does not answer (421): if it is the address people use, set BASE_URL to it. Further refusals are only in the request log.',
       { host: (req.host ?? '').slice(0, 100), baseUrl },
     );
-    res.status(421).end();
+    // Before the security headers: this answer sets its own.
+    res
+      .status(421)
+      .set({ 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' })
+      .send(HOST_REFUSED_TEXT);
   };
 }

@@ -114,6 +114,7 @@ async function main(): Promise<void> {
     DATA_DIR: database.dataDir,
     SESSION_SECRET: 'bench-session-secret-0123456789-0123456789',
     BASE_URL: 'http://bench.local',
+    MAIL_OUTBOX: 'true',
     LOG_LEVEL: 'silent',
   };
   const app = createApp(loadConfig(env));

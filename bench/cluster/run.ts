@@ -130,6 +130,7 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       SESSION_SECRET: 'bench-session-secret-0123456789-0123456789',
       BASE_URL: 'http://bench.local',
+      MAIL_OUTBOX: 'true',
       LOG_LEVEL: 'info',
     };
     const logFile = path.join(os.tmpdir(), `cluster-bench-${process.pid}.log`);

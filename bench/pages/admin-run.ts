@@ -48,7 +48,17 @@ async function addSiblingsAlong(databaseUrl: string, chain: number[]): Promise<v
 
 /** An administrator's session cookie, written through the application's own model. */
 async function adminCookie(databaseUrl: string, dataDir: string): Promise<string> {
-  const app = createApp(loadConfig({ NODE_ENV: 'production', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SESSION_SECRET, LOG_LEVEL: 'silent' }));
+  const app = createApp(
+    loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      SESSION_SECRET,
+      BASE_URL: 'http://bench.local',
+      MAIL_OUTBOX: 'true',
+      LOG_LEVEL: 'silent',
+    }),
+  );
   const ctx = app.locals.ctx;
   try {
     const role = await ctx.db('app_auth_roles').where({ name: 'admin' }).first('id');

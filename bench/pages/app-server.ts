@@ -12,6 +12,7 @@ const config = loadConfig({
   SESSION_SECRET: 'bench-session-secret-0123456789-0123456789',
   LOG_LEVEL: 'warn',
   BASE_URL: 'http://bench.local',
+  MAIL_OUTBOX: 'true',
   APP_NAME: 'Bench',
   DATA_DIR: process.env.BENCH_DATA_DIR,
   PASSWORD_HASH_COST: '11',

@@ -109,6 +109,8 @@ async function main(): Promise<void> {
       DATA_DIR: database.dataDir,
       HOST: '127.0.0.1',
       SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+      BASE_URL: 'http://bench.local',
+      MAIL_OUTBOX: 'true',
       LOG_LEVEL: 'warn',
     };
     const trials = [

@@ -16,6 +16,7 @@ import { callerOf } from '../api/caller.js';
 import { adminMessages, adminTitles } from '../admin/messages.js';
 import { authPageMessages } from '../auth/messages.js';
 import { flash, redirectWithFlash, renderAdmin } from '../admin/shell.js';
+import { outboxFolder } from '../../services/mail-policy.js';
 
 type None = Record<string, never>;
 
@@ -57,7 +58,7 @@ export async function saveName({ ctx, req, res, body }: Call<None, None, { name:
 // POST …/email {email, current_password}: link to the new address, notice to the old.
 export async function startAddressChange({ ctx, origin, req, res, body }: Call<None, None, { email: string; current_password: string }>): Promise<void> {
   const { pendingEmail } = await changeOwnAddress(ctx, callerOf(req), { email: body.email, currentPassword: body.current_password }, origin);
-  redirectWithFlash(req, res, base(req), adminMessages.profileEmailPending(pendingEmail));
+  redirectWithFlash(req, res, base(req), adminMessages.profileEmailPending(pendingEmail, outboxFolder(ctx)));
 }
 
 // POST …/password {current_password, new_password, confirm_password}

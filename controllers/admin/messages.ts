@@ -1,22 +1,38 @@
 // User-facing text of the administration screens and the profile page (impersonal,
 // «courriel», never «avec succès»).
+import { OUTBOX_FOR_VISITORS, outboxPlace } from '../../services/mail-policy.js';
+
 export const adminMessages = {
-  userInvited: (email: string) => `Le compte est créé. Une invitation est envoyée à ${email}.`,
+  // `outbox`: the folder the message was written to instead of sent (MAIL_OUTBOX), said on the screen.
+  userInvited: (email: string, outbox?: string) =>
+    outbox
+      ? `Le compte est créé. L’invitation pour ${email} n’est pas envoyée : ${outboxPlace(outbox)}.`
+      : `Le compte est créé. Une invitation est envoyée à ${email}.`,
   userInvitationFailed: (email: string) =>
     `Le compte est créé, mais l’invitation n’a pas pu être envoyée à ${email}. Le bouton « Renvoyer l’invitation » permet de réessayer plus tard.`,
-  invitationResent: (email: string) => `Une nouvelle invitation est envoyée à ${email} ; le lien précédent ne fonctionne plus.`,
+  invitationResent: (email: string, outbox?: string) =>
+    outbox
+      ? `Une nouvelle invitation pour ${email} est prête, sans être envoyée : ${outboxPlace(outbox)}. Le lien précédent ne fonctionne plus.`
+      : `Une nouvelle invitation est envoyée à ${email} ; le lien précédent ne fonctionne plus.`,
   userCreated: 'Le compte est créé ; la connexion est possible avec le mot de passe choisi.',
   userSaved: 'Les modifications du compte sont enregistrées.',
-  userEmailPending: (email: string) =>
-    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’adresse actuelle en est informée.`,
-  userEmailMoved: (email: string) =>
-    `Le courriel du compte est maintenant ${email}. Une nouvelle invitation y est envoyée ; le lien de l’invitation précédente ne fonctionne plus.`,
+  userEmailPending: (email: string, outbox?: string) =>
+    outbox
+      ? `Un lien de confirmation pour ${email} est prêt, sans être envoyé : ${outboxPlace(outbox)}, avec l’avis à l’adresse actuelle. Le courriel du compte changera une fois ce lien suivi.`
+      : `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’adresse actuelle en est informée.`,
+  userEmailMoved: (email: string, outbox?: string) =>
+    outbox
+      ? `Le courriel du compte est maintenant ${email}. Une nouvelle invitation pour cette adresse est prête, sans être envoyée : ${outboxPlace(outbox)}. Le lien de l’invitation précédente ne fonctionne plus.`
+      : `Le courriel du compte est maintenant ${email}. Une nouvelle invitation y est envoyée ; le lien de l’invitation précédente ne fonctionne plus.`,
   userPasswordSaved: 'Le mot de passe du compte est défini ; ses sessions sont fermées.',
   userVerified: 'Le courriel est marqué comme vérifié.',
   userSuspended: (name: string) => `Le compte de ${name} est suspendu ; ses sessions sont fermées.`,
   userRestored: (name: string) => `Le compte de ${name} est rétabli ; la connexion est de nouveau possible.`,
   userDeleted: (name: string) => `Le compte de ${name} est supprimé.`,
-  resetSent: (email: string) => `Un lien de réinitialisation est envoyé à ${email}.`,
+  resetSent: (email: string, outbox?: string) =>
+    outbox
+      ? `Un lien de réinitialisation pour ${email} est prêt, sans être envoyé : ${outboxPlace(outbox)}.`
+      : `Un lien de réinitialisation est envoyé à ${email}.`,
   roleAssigned: 'Le rôle est attribué.',
   roleAlreadyHeld: 'Ce compte a déjà ce rôle.',
   roleRevoked: 'Le rôle est retiré.',
@@ -24,8 +40,11 @@ export const adminMessages = {
   roleSaved: 'Le rôle est enregistré.',
   roleDeleted: 'Le rôle est supprimé.',
   profileNameSaved: 'Le nom est enregistré.',
-  profileEmailPending: (email: string) =>
-    `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’ancienne adresse en est informée.`,
+  // Said to any account holder: where the message is kept, not the server's folders.
+  profileEmailPending: (email: string, outbox?: string) =>
+    outbox
+      ? `Un lien de confirmation pour ${email} est prêt, sans être envoyé : ${OUTBOX_FOR_VISITORS}. Le courriel du compte changera une fois ce lien suivi.`
+      : `Un lien de confirmation est envoyé à ${email}. Le courriel du compte changera une fois ce lien suivi ; l’ancienne adresse en est informée.`,
   profileEmailConfirmed: 'Le nouveau courriel est confirmé.',
   emailConfirmPage: {
     title: 'Confirmation du nouveau courriel',

@@ -8,6 +8,7 @@ import { changeAddressByAdministrator, resendInvitation, sendPasswordReset, setP
 import { callerOf } from '../api/caller.js';
 import { adminMessages } from './messages.js';
 import { redirectWithFlash } from './shell.js';
+import { outboxFolder } from '../../services/mail-policy.js';
 
 type None = Record<string, never>;
 type Id = { id: number };
@@ -33,7 +34,12 @@ export async function markUserVerified({ ctx, req, res, params }: Call<Id>): Pro
 // new invitation there.
 export async function changeUserEmail({ ctx, req, res, params, body }: Call<Id, None, { email: string }>): Promise<void> {
   const { user, pendingEmail } = await changeAddressByAdministrator(ctx, callerOf(req), params.id, body.email);
-  backToDetail(req, res, params.id, pendingEmail === null ? adminMessages.userEmailMoved(user.email) : adminMessages.userEmailPending(pendingEmail));
+  backToDetail(
+    req,
+    res,
+    params.id,
+    pendingEmail === null ? adminMessages.userEmailMoved(user.email, outboxFolder(ctx)) : adminMessages.userEmailPending(pendingEmail, outboxFolder(ctx)),
+  );
 }
 
 // POST /admin/users/:id/password {password}
@@ -45,13 +51,13 @@ export async function saveUserPassword({ ctx, req, res, params, body }: Call<Id,
 // POST /admin/users/:id/send-password-reset
 export async function sendUserReset({ ctx, req, res, params }: Call<Id>): Promise<void> {
   const user = await sendPasswordReset(ctx, callerOf(req), params.id);
-  backToDetail(req, res, params.id, adminMessages.resetSent(user.email));
+  backToDetail(req, res, params.id, adminMessages.resetSent(user.email, outboxFolder(ctx)));
 }
 
 // POST /admin/users/:id/resend-invitation — only while the account has no password.
 export async function resendUserInvitation({ ctx, req, res, params }: Call<Id>): Promise<void> {
   const user = await resendInvitation(ctx, callerOf(req), params.id);
-  backToDetail(req, res, params.id, adminMessages.invitationResent(user.email));
+  backToDetail(req, res, params.id, adminMessages.invitationResent(user.email, outboxFolder(ctx)));
 }
 
 // POST /admin/users/:id/roles {role_id}

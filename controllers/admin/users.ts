@@ -16,6 +16,7 @@ import { authPageMessages } from '../auth/messages.js';
 import type { InviteForm } from './schemas.js';
 import { twoFactorStatus } from '../../models/auth/two-factor.js';
 import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
+import { outboxFolder } from '../../services/mail-policy.js';
 
 export const USERS_PAGE_SIZE = 25;
 
@@ -83,7 +84,7 @@ export async function saveInvitation({ ctx, req, res, body }: Call<Record<string
   const detail = `/admin/users/${user.id}`;
   if (invitationSent === undefined) return redirectWithFlash(req, res, detail, adminMessages.userCreated);
   if (!invitationSent) return redirectWithFlash(req, res, detail, adminMessages.userInvitationFailed(user.email), 'error');
-  redirectWithFlash(req, res, detail, adminMessages.userInvited(user.email));
+  redirectWithFlash(req, res, detail, adminMessages.userInvited(user.email, outboxFolder(ctx)));
 }
 
 // GET /admin/users/:id — also the page re-rendered when one of its forms is refused.

@@ -1,5 +1,7 @@
 // Text of the /auth pages (SPEC A2–A4): impersonal, «courriel», never «e-mail» nor
 // «avec succès». Model errors carry their own messages (models/auth/messages.ts).
+import { OUTBOX_FOR_VISITORS } from '../../services/mail-policy.js';
+
 export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout' | 'two-factor';
 
 export const authPageTexts: Record<AuthPage, { title: string; description: string }> = {
@@ -26,6 +28,10 @@ export const authPageMessages = {
     'Le compte est créé, mais le courriel de vérification n’a pas pu être envoyé. Un nouveau lien peut être demandé depuis la page de connexion, en s’y connectant.',
   forgotAnswer: 'Si un compte correspond à ce courriel, un lien de réinitialisation vient d’y être envoyé. Il reste valable une heure.',
   resendAnswer: 'Si un compte non vérifié correspond à ce courriel, un nouveau lien de vérification vient d’y être envoyé.',
+  // Without a mail server (MAIL_OUTBOX): where the message is instead (services/mail-policy.ts).
+  registeredOutbox: `Le compte est créé. Le lien de vérification, à ouvrir avant la première connexion, n’est pas envoyé : ${OUTBOX_FOR_VISITORS}.`,
+  forgotAnswerOutbox: `Si un compte correspond à ce courriel, un lien de réinitialisation vient d’être préparé, sans être envoyé : ${OUTBOX_FOR_VISITORS}. Il reste valable une heure.`,
+  resendAnswerOutbox: `Si un compte non vérifié correspond à ce courriel, un nouveau lien de vérification vient d’être préparé, sans être envoyé : ${OUTBOX_FOR_VISITORS}.`,
   registrationClosed: 'Les inscriptions sont actuellement fermées.',
   done: {
     reset: 'Le mot de passe est modifié. La connexion est possible avec le nouveau mot de passe.',

@@ -9,12 +9,15 @@ import { requestPasswordReset, resendEmailVerification } from '../../models/auth
 import { authPageMessages } from './messages.js';
 import { answerWithMessage } from './render.js';
 import type { EmailBody } from './schemas.js';
+import { outboxFolder } from '../../services/mail-policy.js';
 
 type EmailCall = Call<Record<string, never>, Record<string, never>, EmailBody>;
 
 // POST /auth/forgot
 export async function handleForgot({ ctx, req, res, body }: EmailCall): Promise<void> {
-  await answerWithMessage(ctx, req, res, 'forgot', authPageMessages.forgotAnswer, { values: { email: body.email } });
+  await answerWithMessage(ctx, req, res, 'forgot', outboxFolder(ctx) ? authPageMessages.forgotAnswerOutbox : authPageMessages.forgotAnswer, {
+    values: { email: body.email },
+  });
   ctx.background.run('password reset email', async () => {
     const issued = await requestPasswordReset(ctx, body.email);
     if (issued) await sendPasswordResetEmail(ctx, issued.user.email, issued.token);
@@ -23,7 +26,9 @@ export async function handleForgot({ ctx, req, res, body }: EmailCall): Promise<
 
 // POST /auth/resend-verification (its button sits on the login page)
 export async function handleResend({ ctx, req, res, body }: EmailCall): Promise<void> {
-  await answerWithMessage(ctx, req, res, 'login', authPageMessages.resendAnswer, { values: { email: body.email } });
+  await answerWithMessage(ctx, req, res, 'login', outboxFolder(ctx) ? authPageMessages.resendAnswerOutbox : authPageMessages.resendAnswer, {
+    values: { email: body.email },
+  });
   ctx.background.run('verification email', async () => {
     const issued = await resendEmailVerification(ctx, body.email);
     if (issued) await sendVerificationEmail(ctx, issued.user.email, issued.token);

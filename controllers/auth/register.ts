@@ -4,6 +4,7 @@ import { register } from '../../models/auth/registration.js';
 import { authPageMessages } from './messages.js';
 import { answerWithMessage } from './render.js';
 import type { AccountBody } from './schemas.js';
+import { outboxFolder } from '../../services/mail-policy.js';
 
 // POST /auth/register
 export async function handleRegister({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, AccountBody>): Promise<void> {
@@ -14,5 +15,12 @@ export async function handleRegister({ ctx, req, res, body }: Call<Record<string
     () => true,
     () => false,
   );
-  await answerWithMessage(ctx, req, res, 'register', sent ? authPageMessages.registered : authPageMessages.registeredMailFailed, { done: true });
+  await answerWithMessage(
+    ctx,
+    req,
+    res,
+    'register',
+    sent ? (outboxFolder(ctx) ? authPageMessages.registeredOutbox : authPageMessages.registered) : authPageMessages.registeredMailFailed,
+    { done: true },
+  );
 }

@@ -32,7 +32,23 @@ describe('configuration (lib/config.ts)', () => {
     ['a base URL that is not http(s)', { BASE_URL: 'ftp://example.org' }, /BASE_URL/],
     ['production without SESSION_SECRET', { NODE_ENV: 'production' }, /SESSION_SECRET/],
     ['a too short SESSION_SECRET', { SESSION_SECRET: 'short' }, /SESSION_SECRET/],
-    ['a hash cost under 11 in production', { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), PASSWORD_HASH_COST: '8' }, /PASSWORD_HASH_COST/],
+    [
+      'production without BASE_URL (every real domain would be answered 421)',
+      { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) },
+      /BASE_URL is required/,
+    ],
+    [
+      'production without SMTP_URL (mail would go to a folder while the screens say it is sent)',
+      { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), BASE_URL: 'https://example.org' },
+      /SMTP_URL is required.*MAIL_OUTBOX=true/,
+    ],
+    ['MAIL_OUTBOX=true beside SMTP_URL', { SMTP_URL: 'smtp://127.0.0.1:25', MAIL_OUTBOX: 'true' }, /MAIL_OUTBOX/],
+    ['a MAIL_OUTBOX that is not true or false', { MAIL_OUTBOX: 'yes' }, /MAIL_OUTBOX/],
+    [
+      'a hash cost under 11 in production',
+      { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), BASE_URL: 'https://example.org', MAIL_OUTBOX: 'true', PASSWORD_HASH_COST: '8' },
+      /PASSWORD_HASH_COST/,
+    ],
     ['a malformed rate limit', { RATE_LIMIT_LOGIN: 'ten per minute' }, /RATE_LIMIT_LOGIN/],
     ['APP_TRUST_PROXY=true (any client could pick its address)', { APP_TRUST_PROXY: 'true' }, /APP_TRUST_PROXY/],
     ['a trusted proxy hop count out of 1–10', { APP_TRUST_PROXY: '11' }, /APP_TRUST_PROXY/],
@@ -49,6 +65,15 @@ describe('configuration (lib/config.ts)', () => {
       expect(failure(env).message).to.match(variable);
     });
   }
+
+  it('starts in production with BASE_URL and SMTP_URL, or with the outbox chosen on purpose (MAIL_OUTBOX=true)', () => {
+    const production = { DATA_DIR: testDatabase().scratchDir, NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), BASE_URL: 'https://example.org/' };
+    const smtp = loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.org:587' });
+    expect(smtp).to.include({ baseUrl: 'https://example.org', smtpUrl: 'smtp://mail.example.org:587', mailOutbox: false });
+    expect(loadConfig({ ...production, MAIL_OUTBOX: 'true' })).to.include({ smtpUrl: undefined, mailOutbox: true });
+    // Development keeps its zero-setup defaults: the outbox without being asked.
+    expect(loadConfig({ DATA_DIR: testDatabase().scratchDir })).to.include({ smtpUrl: undefined, mailOutbox: true });
+  });
 
   it('reads the trusted proxy as a hop count, named ranges or subnets', () => {
     const dir = { DATA_DIR: testDatabase().scratchDir };

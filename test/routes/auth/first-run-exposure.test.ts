@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { newSetupCode, setupCodeMatches, setupCodeRequired } from '../../../lib/setup-code.js';
-import { isOwnHost, parseHost } from '../../../middleware/host-check.js';
+import { HOST_REFUSED_TEXT, isOwnHost, parseHost } from '../../../middleware/host-check.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { testDatabase } from '../../support/database.js';
 import { spawnServer, waitForListening, type ServerProcess } from '../../support/server-process.js';
@@ -26,12 +26,16 @@ describe('first run exposed to other sites and to the network', () => {
     });
     beforeEach(() => resetData(ctx));
 
-    it('answers 421 with an empty body to a GET naming another host', async () => {
+    it('answers 421 with a short text naming BASE_URL to a GET naming another host', async () => {
       for (const path of ['/auth', '/auth/login', '/assets/css/site.css', '/', '/app/api/pages']) {
         const response = await request(app).get(path).set('Host', 'rebound.example:3000');
         expect(response.status, path).to.equal(421);
-        expect(response.text, path).to.equal('');
+        expect(response.headers['content-type'], path).to.equal('text/plain; charset=utf-8');
+        expect(response.headers['x-content-type-options'], path).to.equal('nosniff');
+        expect(response.text, path).to.equal(HOST_REFUSED_TEXT);
+        expect(response.text, path).not.to.include('rebound.example');
       }
+      expect(HOST_REFUSED_TEXT).to.include('BASE_URL');
     });
 
     it('answers 421 to the first-run form posted through a rebound name, and creates nothing', async () => {
@@ -48,7 +52,7 @@ describe('first run exposed to other sites and to the network', () => {
         .set('Sec-Fetch-Site', 'same-origin')
         .send({ ...tokens, _hp: '', ...admin });
       expect(response.status).to.equal(421);
-      expect(response.text).to.equal('');
+      expect(response.text).to.equal(HOST_REFUSED_TEXT);
       expect(await ctx.db('app_auth_users')).to.have.length(0);
     });
 
