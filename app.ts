@@ -22,6 +22,7 @@ import { setupCodeReason } from './lib/setup-code.js';
 import { useViews } from './lib/views.js';
 import { createErrorHandler, notFound, watchDatabaseOutage } from './middleware/error-handler.js';
 import { createHostCheck } from './middleware/host-check.js';
+import { wholeAnswerUnderIfRange } from './middleware/if-range.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { needsFirstRun } from './models/auth/registration.js';
@@ -56,9 +57,9 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   app.use(operationsRouter(ctx));
   // Before anything answers, after the request has its id: a refused host still gets its log line.
   app.use(createHostCheck(ctx));
-  app.use(securityHeaders());
-  app.use('/assets', nameAssets, express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
-  app.get('/favicon.ico', serveSiteIcon(ctx));
+  app.use(securityHeaders(config));
+  app.use('/assets', nameAssets, wholeAnswerUnderIfRange, express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
+  app.get('/favicon.ico', wholeAnswerUnderIfRange, serveSiteIcon(ctx));
   mountAreas(app, ctx);
   app.use(notFound);
   app.use(createErrorHandler(ctx));

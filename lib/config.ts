@@ -5,8 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Joi from 'joi';
-import proxyAddr from 'proxy-addr';
+import { ConfigError, parseDuration, parseHstsMaxAge, parseRateLimit, parseTrustProxy, type RateLimitBudget, type TrustProxySetting } from './config-values.js';
 import { projectRoot } from './paths.js';
+
+export { ConfigError, parseRateLimit, parseTrustProxy, type RateLimitBudget, type TrustProxySetting };
 
 export const RATE_LIMITED_OPERATIONS = [
   'login',
@@ -19,11 +21,6 @@ export const RATE_LIMITED_OPERATIONS = [
   'api',
 ] as const;
 export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
-
-export interface RateLimitBudget {
-  max: number;
-  windowMs: number;
-}
 
 // Documented in the README's configuration table; `api` is the anonymous budget
 // (a logged-in caller gets three times it, never on the public forms).
@@ -40,8 +37,6 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitedOperation, string> = {
 
 export const UPLOAD_STORAGE_KINDS = ['disk', 'database'] as const;
 export type UploadStorageKind = (typeof UPLOAD_STORAGE_KINDS)[number];
-
-export type TrustProxySetting = false | number | string[];
 
 export interface Config {
   nodeEnv: string;
@@ -64,6 +59,10 @@ export interface Config {
   /** Raw APP_AUTH_REGISTRATION: only the exact string 'false' closes registration. */
   registrationFlag: string | undefined;
   trustProxy: TrustProxySetting;
+  /** Strict-Transport-Security max-age in seconds, sent in production over HTTPS (HSTS_MAX_AGE, default a year); null: none (`off`). */
+  hstsMaxAge: number | null;
+  /** A session unused this long ends (SESSION_IDLE_TIMEOUT, default 2 days), beside its absolute lifetime. */
+  sessionIdleTimeoutMs: number;
   smtpUrl: string | undefined;
   /** Messages are written to <dataDir>/outbox/ instead of sent: no SMTP_URL (in production only with MAIL_OUTBOX=true). */
   mailOutbox: boolean;
@@ -104,47 +103,6 @@ export interface DatabaseConfig {
   databasePoolMax: number;
 }
 
-export class ConfigError extends Error {}
-
-const WINDOW_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-export function parseRateLimit(value: string, variable: string): RateLimitBudget {
-  const match = /^(\d+)\/(\d+)([smhd])$/.exec(value.trim());
-  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
-    throw new ConfigError(`${variable} must look like "10/15m" (count/window, window in s, m, h or d); got "${value}"`);
-  }
-  return { max: Number(match[1]), windowMs: Number(match[2]) * WINDOW_UNITS[match[3]] };
-}
-
-// `true` would trust any X-Forwarded-For, letting every client pick its own address
-// and so its own rate-limit bucket: refused on purpose. A list is checked by
-// proxy-addr itself (what Express compiles `trust proxy` with), so a value Express
-// would reject on the first request (`10.0.0.0/99`, `10.0.0.300`) stops the start.
-export function parseTrustProxy(value: string | undefined): TrustProxySetting {
-  if (value === undefined || value.trim() === '') return false;
-  const trimmed = value.trim();
-  if (trimmed.toLowerCase() === 'true') {
-    throw new ConfigError("APP_TRUST_PROXY=true is refused: it would let any client choose its address; give a hop count or the proxies' addresses");
-  }
-  if (/^\d+$/.test(trimmed)) {
-    const hops = Number(trimmed);
-    if (hops < 1 || hops > 10) throw new ConfigError('APP_TRUST_PROXY as a hop count must be between 1 and 10');
-    return hops;
-  }
-  const entries = trimmed
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  try {
-    proxyAddr.compile(entries);
-  } catch (error) {
-    throw new ConfigError(
-      `APP_TRUST_PROXY must be a hop count (1–10), "loopback", "linklocal", "uniquelocal" or a comma-separated list of addresses/subnets: ${(error as Error).message}`,
-    );
-  }
-  return entries;
-}
-
 /** The variables as validated: defaults applied, numbers converted. */
 interface DatabaseEnv {
   DATABASE_URL?: string;
@@ -165,6 +123,8 @@ interface Env extends DatabaseEnv {
   APP_TIME_ZONE?: string;
   APP_AUTH_REGISTRATION?: string;
   APP_TRUST_PROXY?: string;
+  HSTS_MAX_AGE?: string;
+  SESSION_IDLE_TIMEOUT?: string;
   SMTP_URL?: string;
   MAIL_OUTBOX?: 'true' | 'false';
   MAIL_FROM?: string;
@@ -223,6 +183,9 @@ const envSchema = Joi.object<Env>({
   APP_TIME_ZONE: timeZoneSchema(),
   APP_AUTH_REGISTRATION: Joi.string().allow(''),
   APP_TRUST_PROXY: Joi.string().allow(''),
+  // Read by parseHstsMaxAge() and parseDuration(): seconds or `off`; a duration such as 2d.
+  HSTS_MAX_AGE: Joi.string().allow(''),
+  SESSION_IDLE_TIMEOUT: Joi.string(),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   MAIL_OUTBOX: Joi.string().valid('true', 'false').messages({ 'any.only': '{{#label}} must be "true" (write emails to the outbox folder) or "false"' }),
   MAIL_FROM: Joi.string(),
@@ -362,6 +325,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: value.APP_TIMEZONE ?? value.APP_TIME_ZONE ?? 'Europe/Paris',
     registrationFlag: value.APP_AUTH_REGISTRATION,
     trustProxy: parseTrustProxy(value.APP_TRUST_PROXY),
+    hstsMaxAge: parseHstsMaxAge(value.HSTS_MAX_AGE),
+    // Ten minutes at least (a session's last use is written every five), thirty days at most.
+    sessionIdleTimeoutMs: parseDuration(value.SESSION_IDLE_TIMEOUT ?? '2d', 'SESSION_IDLE_TIMEOUT', 10 * 60_000, 30 * 86_400_000),
     smtpUrl: value.SMTP_URL,
     mailOutbox: !value.SMTP_URL,
     mailFrom: value.MAIL_FROM ?? `"${appName.replace(/"/g, '')}" <no-reply@localhost>`,

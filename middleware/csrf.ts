@@ -10,10 +10,12 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { readCookie } from '../lib/cookies.js';
+import { cookieName, cookieOptions } from '../lib/cookie-names.js';
 import { ForbiddenError } from '../lib/errors.js';
 import { createCrossSiteRefusal } from './cross-site.js';
 import { csrfMessage } from '../lib/messages.js';
 
+/** The cookie's name over HTTP; `__Host-` prefixed in production over HTTPS (lib/cookie-names.ts). */
 export const CSRF_COOKIE = 'site.csrf';
 export const CSRF_FIELD = '_csrf';
 
@@ -74,7 +76,10 @@ function sessionBinding(req: Request): string {
 }
 
 export function createCsrf(ctx: AppContext): Csrf {
-  const { sessionSecret } = ctx.config;
+  const { config } = ctx;
+  const { sessionSecret } = config;
+  // `__Host-site.csrf` in production over HTTPS (lib/cookie-names.ts).
+  const secretOf = (req: Request) => tokenCookie(req, cookieName(config, req, CSRF_COOKIE));
   const sign = (secretValue: string, salt: string, session: string) =>
     createHmac('sha256', sessionSecret).update(`csrf:${secretValue}:${salt}:${session}`).digest('base64url');
 
@@ -94,10 +99,10 @@ export function createCsrf(ctx: AppContext): Csrf {
 
   function provideToken(req: Request, res: Response, next: NextFunction): void {
     lazyLocal(res, 'csrfToken', () => {
-      let secretValue = tokenCookie(req, CSRF_COOKIE);
+      let secretValue = secretOf(req);
       if (!secretValue) {
         secretValue = randomBytes(24).toString('base64url');
-        res.cookie(CSRF_COOKIE, secretValue, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
+        res.cookie(cookieName(config, req, CSRF_COOKIE), secretValue, cookieOptions(req));
       }
       // Read when the page renders: the row's session lookup has run by then.
       return tokenFor(secretValue, sessionBinding(req));
@@ -107,14 +112,14 @@ export function createCsrf(ctx: AppContext): Csrf {
 
   function verifyToken(req: Request, _res: Response, next: NextFunction): void {
     if (SAFE_METHODS.has(req.method)) return next();
-    const secretValue = tokenCookie(req, CSRF_COOKIE);
+    const secretValue = secretOf(req);
     const token = ((req.body ?? {}) as Record<string, unknown>)[CSRF_FIELD] ?? req.get('x-csrf-token');
     if (!secretValue || !tokenMatches(secretValue, sessionBinding(req), token)) return next(new ForbiddenError(csrfMessage, { code: 'csrf' }));
     next();
   }
 
   function tokenOfSession(req: Request, sessionId: string): boolean {
-    const secretValue = tokenCookie(req, CSRF_COOKIE);
+    const secretValue = secretOf(req);
     const token = ((req.body ?? {}) as Record<string, unknown>)[CSRF_FIELD];
     return secretValue !== undefined && tokenMatches(secretValue, sessionId, token);
   }

@@ -6,11 +6,14 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import signature from 'cookie-signature';
 import type { AppContext } from '../lib/context.js';
+import { cookieName, cookieOptions, HOST_PREFIX, hostCookies } from '../lib/cookie-names.js';
 import { REFRESHED_SESSION_LIFETIME_MS, SESSION_LIFETIME_MS, SiteSessionStore, extendSession, validateSession } from '../models/auth/sessions.js';
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 import { userTarget } from '../models/audit.js';
 
+/** The session cookie's name over HTTP; `__Host-site.sid` in production over HTTPS (lib/cookie-names.ts). */
 export const SESSION_COOKIE = 'site.sid';
+const HOST_SESSION_COOKIE = HOST_PREFIX + SESSION_COOKIE;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -18,30 +21,91 @@ declare global {
     interface Request {
       user?: SessionUser;
     }
+    interface Locals {
+      /** The session cookie's name for this request (set by the session middleware). */
+      sessionCookie?: string;
+      /** The request came with the session cookie under its old name only (see adoptOldSessionCookie). */
+      oldSessionCookie?: boolean;
+    }
   }
 }
 
-/** express-session over the application's session store, then the user loader. */
+/**
+ * express-session over the application's session store, then the user loader. Its
+ * cookie is named per request (lib/cookie-names.ts): one express-session for each name,
+ * over the same store.
+ */
 export function createSessionMiddleware(ctx: AppContext): RequestHandler[] {
   const { config } = ctx;
-  const sessionMiddleware = session({
-    name: SESSION_COOKIE,
-    secret: config.sessionSecret,
-    store: new SiteSessionStore(ctx),
-    resave: false,
-    saveUninitialized: false,
-    rolling: false,
-    proxy: config.trustProxy !== false,
-    cookie: {
-      httpOnly: true,
-      sameSite: 'lax',
-      // Secure whenever the request arrived over HTTPS (directly or via a trusted proxy).
-      secure: 'auto',
-      maxAge: SESSION_LIFETIME_MS,
-      path: '/',
-    },
-  });
-  return [sessionMiddleware, createSessionUserLoader(ctx)];
+  const store = new SiteSessionStore(ctx);
+  const sessionNamed = (name: string) =>
+    session({
+      name,
+      secret: config.sessionSecret,
+      store,
+      resave: false,
+      saveUninitialized: false,
+      rolling: false,
+      proxy: config.trustProxy !== false,
+      cookie: {
+        httpOnly: true,
+        sameSite: 'lax',
+        // Secure whenever the request arrived over HTTPS (directly or via a trusted proxy).
+        secure: 'auto',
+        maxAge: SESSION_LIFETIME_MS,
+        path: '/',
+      },
+    });
+  const plain = sessionNamed(SESSION_COOKIE);
+  const prefixed = sessionNamed(HOST_SESSION_COOKIE);
+  function sessionUnderItsName(req: Request, res: Response, next: NextFunction): void {
+    if (!hostCookies(config, req)) {
+      res.locals.sessionCookie = SESSION_COOKIE;
+      void plain(req, res, next);
+      return;
+    }
+    res.locals.sessionCookie = HOST_SESSION_COOKIE;
+    if (!req.session && renameOldSessionCookie(req)) res.locals.oldSessionCookie = true;
+    void prefixed(req, res, next);
+  }
+  return [sessionUnderItsName, adoptOldSessionCookie, createSessionUserLoader(ctx)];
+}
+
+/**
+ * A browser that signed in before the site took the `__Host-` names sends its session
+ * under the old one: the request reads it under the new name (the header is rewritten
+ * before express-session reads it). Only when the new one is absent.
+ */
+function renameOldSessionCookie(req: Request): boolean {
+  const parts = (req.headers.cookie ?? '').split(';').map((part) => part.trim());
+  const named = (name: string) => parts.some((part) => part.startsWith(`${name}=`));
+  if (named(HOST_SESSION_COOKIE) || !named(SESSION_COOKIE)) return false;
+  req.headers.cookie = parts.map((part) => (part.startsWith(`${SESSION_COOKIE}=`) ? HOST_PREFIX + part : part)).join('; ');
+  return true;
+}
+
+/**
+ * After an upgrade, people stay signed in: a session opened before, found under the old
+ * name, is adopted once (marked, so saved, and its cookie sent back under the new name
+ * as the answer ends) and the old cookie cleared. A session opened under the new name
+ * (marked at login) is never taken under the old one: that copy was planted (from a
+ * sibling domain, or over plain HTTP), which the prefix exists to stop; the request
+ * goes on without a session.
+ */
+function adoptOldSessionCookie(req: Request, res: Response, next: NextFunction): void {
+  if (!res.locals.oldSessionCookie) return next();
+  res.locals.oldSessionCookie = false;
+  res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+  if (req.session?.userId === undefined) return next();
+  if (req.session.hostCookie) {
+    // A fresh, empty session for this request; the stored one stays its owner's.
+    if (req.sessionStore instanceof SiteSessionStore) req.sessionStore.detach(req);
+    return next();
+  }
+  req.session.hostCookie = true;
+  // A `__Host-` cookie must be Secure; the stored cookie data says how it was first sent.
+  req.session.cookie.secure = true;
+  next();
 }
 
 function createSessionUserLoader(ctx: AppContext): RequestHandler {
@@ -97,6 +161,8 @@ export async function logInSession(req: Request, user: { id: number; name: strin
     details,
   });
   req.session.userId = user.id;
+  // Opened under the `__Host-` name: never to be taken under the old one (adoptOldSessionCookie).
+  if (req.res?.locals.sessionCookie === HOST_SESSION_COOKIE) req.session.hostCookie = true;
   req.session.ip = req.ip;
   req.session.userAgent = req.get('user-agent')?.slice(0, 512);
   await promisify((done) => req.session.save(done)).catch(async (error: unknown) => {
@@ -128,17 +194,11 @@ export async function logOutSession(req: Request, res: Response, options: { audi
     });
   }
   await destroyRequestSession(req);
-  res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+  res.clearCookie(res.locals.sessionCookie ?? SESSION_COOKIE, cookieOptions(req));
 }
 
 function writeSessionCookie(ctx: AppContext, req: Request, res: Response, token: string, maxAge: number): void {
-  res.cookie(SESSION_COOKIE, 's:' + signature.sign(token, ctx.config.sessionSecret), {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: req.secure,
-    path: '/',
-    maxAge,
-  });
+  res.cookie(cookieName(ctx.config, req, SESSION_COOKIE), 's:' + signature.sign(token, ctx.config.sessionSecret), cookieOptions(req, { maxAge }));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import signature from 'cookie-signature';
 import type { AppContext } from '../lib/context.js';
 import { readCookie } from '../lib/cookies.js';
+import { cookieName, cookieOptions } from '../lib/cookie-names.js';
 import { UnauthenticatedError } from '../lib/errors.js';
 import { flash } from '../controllers/admin/shell.js';
 import type { Csrf } from '../middleware/csrf.js';
@@ -53,7 +54,7 @@ export function refuseLostForms(_req: Request, res: Response, next: NextFunction
 
 /** The session id the browser's cookie names (expired or not), or undefined. */
 function sessionIdOfCookie(ctx: AppContext, req: Request): string | undefined {
-  const value = readCookie(req, SESSION_COOKIE);
+  const value = readCookie(req, cookieName(ctx.config, req, SESSION_COOKIE));
   if (!value?.startsWith('s:')) return undefined;
   const unsigned = signature.unsign(value.slice(2), ctx.config.sessionSecret);
   return unsigned === false ? undefined : unsigned;
@@ -94,7 +95,7 @@ export async function keepFormForLogin(
   if (sessionId === undefined || !csrf.tokenOfSession(req, sessionId)) return false;
   const page = pageOfForm(ctx, req);
   const token = await keepFormDraft(ctx, { page, form, fields });
-  res.cookie(FORM_DRAFT_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', maxAge: DRAFT_LIFETIME_MS });
+  res.cookie(cookieName(ctx.config, req, FORM_DRAFT_COOKIE), token, cookieOptions(req, { maxAge: DRAFT_LIFETIME_MS }));
   res.redirect(303, `/auth/login?next=${encodeURIComponent(page)}`);
   return true;
 }
@@ -102,11 +103,12 @@ export async function keepFormForLogin(
 /** On the page a kept form came from, once signed in: the form's values and a message, once. */
 export function restoreFormDraft(ctx: AppContext): RequestHandler {
   return async function restoreKeptForm(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const token = req.method === 'GET' && req.user ? readCookie(req, FORM_DRAFT_COOKIE) : undefined;
+    const name = cookieName(ctx.config, req, FORM_DRAFT_COOKIE);
+    const token = req.method === 'GET' && req.user ? readCookie(req, name) : undefined;
     if (!token || !/^[A-Za-z0-9_-]{20,64}$/.test(token)) return next();
     const draft = await takeFormDraft(ctx, token, req.originalUrl);
     if (!draft) return next();
-    res.clearCookie(FORM_DRAFT_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/' });
+    res.clearCookie(name, cookieOptions(req));
     res.locals.restoredForm = { form: draft.form, values: draft.fields };
     flash(req, restoredMessage);
     next();

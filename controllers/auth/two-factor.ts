@@ -1,10 +1,12 @@
 // The second step of a login with two-step verification on (/auth/2fa). The correct
 // password opened no session, only a pending login (models/auth/pending-logins.ts) whose
-// token this browser holds in an HttpOnly cookie limited to /auth: another browser, or
-// a client without the cookie, cannot finish it.
+// token this browser holds in an HttpOnly cookie: another browser, or a client without
+// the cookie, cannot finish it. Path=/ as a `__Host-` cookie must have (lib/cookie-names.ts);
+// it lives five minutes.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import { readCookie } from '../../lib/cookies.js';
+import { cookieName, cookieOptions } from '../../lib/cookie-names.js';
 import { wantsJson } from '../../middleware/error-handler.js';
 import { logInSession } from '../../middleware/session.js';
 import { ENROLMENT_PAGE, mustEnrol } from '../../middleware/two-factor-gate.js';
@@ -17,10 +19,9 @@ import { answerRedirect, renderAuthPage, safeNextPath } from './render.js';
 import type { PageQuery } from './schemas.js';
 
 export const SECOND_FACTOR_COOKIE = 'site.2fa';
-const COOKIE_PATH = '/auth';
 
-function pendingToken(req: Request): string | undefined {
-  const token = readCookie(req, SECOND_FACTOR_COOKIE);
+function pendingToken(ctx: AppContext, req: Request): string | undefined {
+  const token = readCookie(req, cookieName(ctx.config, req, SECOND_FACTOR_COOKIE));
   return token !== undefined && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
 }
 
@@ -30,7 +31,7 @@ function pendingToken(req: Request): string | undefined {
  */
 export async function askSecondFactor(ctx: AppContext, req: Request, res: Response, userId: number, next: string | undefined): Promise<void> {
   const token = await openPendingLogin(ctx, userId, safeNextPath(next));
-  res.cookie(SECOND_FACTOR_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: COOKIE_PATH, maxAge: PENDING_LOGIN_LIFETIME_MS });
+  res.cookie(cookieName(ctx.config, req, SECOND_FACTOR_COOKIE), token, cookieOptions(req, { maxAge: PENDING_LOGIN_LIFETIME_MS }));
   if (wantsJson(req)) {
     res.status(401).json({ success: false, error: authPageMessages.secondFactorRequired, code: 'second_factor_required' });
     return;
@@ -49,13 +50,13 @@ export function landingOf(
 
 // GET /auth/2fa — «Vérification en deux étapes»: the code field.
 export async function showSecondFactor({ ctx, req, res }: Call<Record<string, never>, PageQuery>): Promise<void> {
-  await renderAuthPage(ctx, req, res, 'two-factor', { pending: pendingToken(req) !== undefined, noPendingMessage: authPageMessages.noPendingLogin });
+  await renderAuthPage(ctx, req, res, 'two-factor', { pending: pendingToken(ctx, req) !== undefined, noPendingMessage: authPageMessages.noPendingLogin });
 }
 
 // POST /auth/2fa {code} — the pending login of this browser and a TOTP or a recovery code.
 export async function handleSecondFactor({ ctx, origin, req, res, body }: Call<Record<string, never>, Record<string, never>, { code: string }>): Promise<void> {
-  const { user, next, kind } = await completeSecondStep(ctx, origin, pendingToken(req), body.code);
-  res.clearCookie(SECOND_FACTOR_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' });
+  const { user, next, kind } = await completeSecondStep(ctx, origin, pendingToken(ctx, req), body.code);
+  res.clearCookie(cookieName(ctx.config, req, SECOND_FACTOR_COOKIE), cookieOptions(req));
   // Regenerates the session id: an id planted before login is worthless (fixation).
   // auth.login records which second factor opened it.
   await logInSession(req, user, { second_factor: kind });

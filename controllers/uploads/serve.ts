@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../lib/errors.js';
 import type { UploadObject } from '../../lib/upload-storage.js';
 import { storedName } from '../../lib/upload-names.js';
+import { ifRangeHolds } from '../../middleware/if-range.js';
 import type { Call } from '../../routes/define.js';
 import { genericMessages } from '../../lib/messages.js';
 
@@ -8,14 +9,15 @@ import { genericMessages } from '../../lib/messages.js';
 // disk or in PostgreSQL: one answer for both, the same headers), with the Content-Type of
 // their checked type and nosniff, so an upload is never interpreted as a page. A stored
 // name is never reused (32 random hex digits; a new profile picture or media is a new
-// name, and the old file is deleted), so a year and `immutable`. As express.static did:
-// a weak ETag (size and time), Last-Modified, 304 to a matching conditional request, and
-// one byte range (206, 416 when unsatisfiable; several ranges get the whole file).
+// name, and the old file is deleted), so a year and `immutable`, and a strong ETag (size
+// and time: the bytes under a name never change), Last-Modified, 304 to a matching
+// conditional request, and one byte range (206, 416 when unsatisfiable; several ranges
+// get the whole file), under If-Range only with a strong validator (middleware/if-range.ts).
 export async function serveUpload({ ctx, req, res, params }: Call<{ dir: string; file: string }>): Promise<void> {
   const name = storedName(`${params.dir}/${params.file}`);
   const upload = name === undefined ? undefined : await ctx.uploads.open(name);
   if (!upload) throw new NotFoundError(genericMessages.notFound);
-  const etag = `W/"${upload.size.toString(16)}-${upload.modified.getTime().toString(16)}"`;
+  const etag = `"${upload.size.toString(16)}-${upload.modified.getTime().toString(16)}"`;
   res.set({
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; sandbox",
@@ -30,7 +32,7 @@ export async function serveUpload({ ctx, req, res, params }: Call<{ dir: string;
     return;
   }
   let range: { start: number; end: number } | undefined;
-  if (req.headers.range && ifRangeHolds(req.get('If-Range'), etag, upload)) {
+  if (req.headers.range && ifRangeHolds(req.get('If-Range'), { etag, lastModified: upload.modified, now: ctx.clock.now() })) {
     const ranges = req.range(upload.size, { combine: true });
     if (ranges === -1) {
       res.status(416).set('Content-Range', `bytes */${upload.size}`).end();
@@ -47,14 +49,6 @@ export async function serveUpload({ ctx, req, res, params }: Call<{ dir: string;
     return;
   }
   await send(ctx, res, upload, range, name!);
-}
-
-/** If-Range absent, or naming this very file (its ETag, or a date not before it was stored). */
-function ifRangeHolds(header: string | undefined, etag: string, upload: UploadObject): boolean {
-  if (!header) return true;
-  if (header.includes('"')) return header === etag;
-  const date = Date.parse(header);
-  return !Number.isNaN(date) && Math.floor(upload.modified.getTime() / 1000) <= Math.floor(date / 1000);
 }
 
 function send(ctx: Call['ctx'], res: Call['res'], upload: UploadObject, range: { start: number; end: number } | undefined, name: string): Promise<void> {

@@ -16,6 +16,16 @@ export const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
 // Expired rows are deleted at most this often, by a session write that happens anyway.
 export const SESSION_PRUNE_INTERVAL_MS = 15 * 60_000;
 
+// Besides its absolute expiry (the `expire` column, 7 days from the login, or 30 after a
+// refresh), a session ends once unused for SESSION_IDLE_TIMEOUT (2 days by default):
+// last_seen_at, written at most every LAST_SEEN_RESOLUTION_MS, is the last request that
+// read it, and every read and count below asks for it to be recent enough. Idle rows are
+// pruned with the expired ones. No index on last_seen_at: the prune scans the table at
+// most every 15 minutes, and every other statement finds its row by sid or user_id.
+function idleSince(ctx: AppContext): Date {
+  return new Date(ctx.clock.nowMs() - ctx.config.sessionIdleTimeoutMs);
+}
+
 const TABLE = 'app_auth_sessions';
 
 /** What this product keeps in a session besides express-session's cookie data. */
@@ -24,6 +34,8 @@ export interface SiteSessionData {
   ip?: string;
   userAgent?: string;
   lastSeenAt?: number;
+  /** Opened under the `__Host-` cookie name (middleware/session.ts): never taken under the old one. */
+  hostCookie?: boolean;
   flash?: Array<{ type: 'success' | 'error'; message: string }>;
 }
 
@@ -61,7 +73,9 @@ interface WriteOptions {
 
 async function writeSession(ctx: AppContext, sid: string, sess: StoredSession, options: WriteOptions = {}): Promise<void> {
   // The session object is not modified: express-session compares it with what it saved.
-  const lastSeenAt = sess.lastSeenAt ?? ctx.clock.nowMs();
+  // A save is a use, as a touch is (express-session touches only what it does not save).
+  const now = ctx.clock.nowMs();
+  const lastSeenAt = sess.lastSeenAt !== undefined && now - sess.lastSeenAt < LAST_SEEN_RESOLUTION_MS ? sess.lastSeenAt : now;
   const values = [
     sid,
     JSON.stringify({ ...sess, lastSeenAt }),
@@ -80,8 +94,8 @@ async function writeSession(ctx: AppContext, sid: string, sess: StoredSession, o
   }
   // Skips rows another statement holds, so the sweep never waits on them.
   if (options.pruneBefore) {
-    removed.push(`sid IN (SELECT sid FROM ${TABLE} WHERE expire <= ? FOR UPDATE SKIP LOCKED)`);
-    bindings.push(options.pruneBefore);
+    removed.push(`sid IN (SELECT sid FROM ${TABLE} WHERE expire <= ? OR last_seen_at <= ? FOR UPDATE SKIP LOCKED)`);
+    bindings.push(options.pruneBefore, idleSince(ctx));
   }
   const clauses: string[] = [];
   const clauseBindings: Array<string | number | Date | null> = [];
@@ -132,10 +146,16 @@ export class SiteSessionStore extends session.Store {
   }
 
   override get(sid: string, callback: (error: unknown, sess?: session.SessionData | null) => void): void {
-    this.ctx.db.raw<{ rows: Array<{ sess: session.SessionData }> }>(`SELECT sess FROM ${TABLE} WHERE sid = ? AND expire > ?`, [sid, this.ctx.clock.now()]).then(
-      ({ rows }) => callback(null, rows[0]?.sess ?? null),
-      (error: unknown) => callback(error),
-    );
+    this.ctx.db
+      .raw<{ rows: Array<{ sess: session.SessionData }> }>(`SELECT sess FROM ${TABLE} WHERE sid = ? AND expire > ? AND last_seen_at > ?`, [
+        sid,
+        this.ctx.clock.now(),
+        idleSince(this.ctx),
+      ])
+      .then(
+        ({ rows }) => callback(null, rows[0]?.sess ?? null),
+        (error: unknown) => callback(error),
+      );
   }
 
   override set(sid: string, sess: StoredSession, callback?: Callback): void {
@@ -202,6 +222,14 @@ export class SiteSessionStore extends session.Store {
   }
 
   /**
+   * A new id and an empty session for this request, the stored session left as it is
+   * (a session cookie that is not this browser's own: middleware/session.ts).
+   */
+  detach(req: Request): void {
+    (this as unknown as { generate(req: Request): void }).generate(req);
+  }
+
+  /**
    * A new id and an empty session (login: a planted id must be worthless). The stored
    * session it replaces is deleted by the statement that saves the new one, which
    * logInSession() does at once; a request whose session was never stored has none.
@@ -256,6 +284,7 @@ export async function validateSession(ctx: AppContext, token: string): Promise<V
     .db(TABLE)
     .where({ sid: token })
     .andWhere('expire', '>', ctx.clock.now())
+    .andWhere('last_seen_at', '>', idleSince(ctx))
     .whereNotNull('user_id')
     .first('sid', 'public_id', 'user_id', 'expire');
   if (!row || row.user_id === null) return null;
@@ -272,9 +301,9 @@ export async function extendSession(ctx: AppContext, token: string): Promise<Dat
      SET expire = ?,
          sess = (sess::jsonb || jsonb_build_object('cookie',
            COALESCE(sess::jsonb -> 'cookie', '{}'::jsonb) || jsonb_build_object('originalMaxAge', ?::bigint, 'expires', ?::text)))::json
-     WHERE sid = ? AND expire > ? AND user_id IS NOT NULL
+     WHERE sid = ? AND expire > ? AND last_seen_at > ? AND user_id IS NOT NULL
      RETURNING expire`,
-    [expiresAt, REFRESHED_SESSION_LIFETIME_MS, expiresAt.toISOString(), token, ctx.clock.now()],
+    [expiresAt, REFRESHED_SESSION_LIFETIME_MS, expiresAt.toISOString(), token, ctx.clock.now(), idleSince(ctx)],
   );
   return rows[0]?.expire ?? null;
 }
@@ -294,6 +323,7 @@ export async function listUserSessions(ctx: AppContext, userId: number, currentS
     .db(TABLE)
     .where({ user_id: userId })
     .andWhere('expire', '>', ctx.clock.now())
+    .andWhere('last_seen_at', '>', idleSince(ctx))
     .orderBy('last_seen_at', 'desc')
     .select('sid', 'public_id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expire');
   return rows.map((row) => ({
@@ -308,7 +338,13 @@ export async function listUserSessions(ctx: AppContext, userId: number, currentS
 }
 
 export async function countUserSessions(ctx: AppContext, userId: number): Promise<number> {
-  const row = await ctx.db(TABLE).where({ user_id: userId }).andWhere('expire', '>', ctx.clock.now()).count<{ count: number }[]>({ count: '*' }).first();
+  const row = await ctx
+    .db(TABLE)
+    .where({ user_id: userId })
+    .andWhere('expire', '>', ctx.clock.now())
+    .andWhere('last_seen_at', '>', idleSince(ctx))
+    .count<{ count: number }[]>({ count: '*' })
+    .first();
   return Number(row?.count ?? 0);
 }
 

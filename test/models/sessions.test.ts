@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import signature from 'cookie-signature';
 import express, { type Express } from 'express';
 import type { SessionData } from 'express-session';
 import request from 'supertest';
+import { ConfigError } from '../../lib/config.js';
 import type { AppContext } from '../../lib/context.js';
 import { createUserByAdmin } from '../../models/auth/registration.js';
 import {
@@ -17,7 +19,7 @@ import {
 } from '../../models/auth/sessions.js';
 import { SESSION_COOKIE, refreshSessionCookie, setSessionCookie } from '../../middleware/session.js';
 import { countStatements } from '../support/statements.js';
-import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
+import { closeTestApp, contextOf, createTestApp, resetData, testConfig, type App } from '../support/app.js';
 
 describe('sessions', () => {
   let app: App;
@@ -145,6 +147,78 @@ describe('sessions', () => {
       await save(store, 'kept-sid', user.id, expires + 86_400_000);
       const row = (await ctx.db('app_auth_sessions').where({ sid: 'kept-sid' }).first('expire'))!;
       expect(row.expire.getTime()).to.equal(expires);
+    });
+  });
+
+  describe('idle timeout (SESSION_IDLE_TIMEOUT, default 2 days, sliding, beside the absolute 7 days)', () => {
+    const HOUR = 3_600_000;
+    const DAY = 24 * HOUR;
+    let start: number;
+    let now: number;
+    beforeEach(() => {
+      start = Date.now();
+      now = start;
+      ctx.clock.set(() => now);
+    });
+    const profile = (cookie: string) => request(app).get('/app/api/users/profile/sessions').set('Cookie', cookie);
+
+    it('ends a session unused for 2 days, though its 7 days are not over; any use before that moves the limit', async () => {
+      const user = await someUser();
+      const sid = await createSession(ctx, user.id);
+      const cookie = `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, ctx.config.sessionSecret))}`;
+      // Used every 47 hours: never idle for 2 days.
+      for (let day = 1; day <= 2; day++) {
+        now = start + day * 47 * HOUR;
+        expect((await profile(cookie)).status, `after ${day * 47} h`).to.equal(200);
+      }
+      // 2 days and a minute after its last use (5 days and 22 hours after it opened): ended.
+      now += 2 * DAY + 60_000;
+      expect((await profile(cookie)).status).to.equal(401);
+      expect(await validateSession(ctx, sid)).to.equal(null);
+      expect(await listUserSessions(ctx, user.id)).to.deep.equal([]);
+    });
+
+    it('keeps the absolute limit whatever the use', async () => {
+      const user = await someUser();
+      const sid = await createSession(ctx, user.id);
+      const cookie = `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, ctx.config.sessionSecret))}`;
+      for (let hours = 24; hours < 7 * 24; hours += 24) {
+        now = start + hours * HOUR;
+        expect((await profile(cookie)).status, `after ${hours} h`).to.equal(200);
+      }
+      now = start + 7 * DAY + 60_000;
+      expect((await profile(cookie)).status).to.equal(401);
+    });
+
+    it('deletes idle sessions with the next session saved, as the expired ones', async () => {
+      const user = await someUser();
+      const idle = await createSession(ctx, user.id);
+      now = start + 2 * DAY + 60_000;
+      const store = new SiteSessionStore(ctx);
+      const sess = { cookie: { originalMaxAge: 60_000, expires: new Date(now + 60_000) }, userId: user.id } as unknown as SessionData;
+      await new Promise<void>((resolve, reject) => store.set('fresh-sid', sess, (error) => (error instanceof Error ? reject(error) : resolve())));
+      expect(await ctx.db('app_auth_sessions').where({ sid: idle }).first()).to.equal(undefined);
+    });
+
+    it('takes its length from SESSION_IDLE_TIMEOUT, from 10 minutes to 30 days', async () => {
+      expect(testConfig({ SESSION_IDLE_TIMEOUT: '30m' }).sessionIdleTimeoutMs).to.equal(30 * 60_000);
+      expect(testConfig().sessionIdleTimeoutMs).to.equal(2 * DAY);
+      for (const bad of ['5m', '31d', 'two days', '2'])
+        expect(() => testConfig({ SESSION_IDLE_TIMEOUT: bad }), bad).to.throw(ConfigError, /SESSION_IDLE_TIMEOUT/);
+      const short = createTestApp({ SESSION_IDLE_TIMEOUT: '30m' });
+      try {
+        const shortCtx = contextOf(short);
+        shortCtx.clock.set(() => now);
+        const user = await someUser();
+        const sid = await createSession(shortCtx, user.id);
+        const cookie = `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, shortCtx.config.sessionSecret))}`;
+        now = start + 29 * 60_000;
+        expect((await request(short).get('/app/api/users/profile/sessions').set('Cookie', cookie)).status).to.equal(200);
+        now = start + 29 * 60_000 + 31 * 60_000;
+        expect((await request(short).get('/app/api/users/profile/sessions').set('Cookie', cookie)).status).to.equal(401);
+      } finally {
+        await closeTestApp(short);
+      }
     });
   });
 });

@@ -87,7 +87,7 @@ describe('fair rate limits on the public forms', () => {
       for (let attempt = 1; attempt <= 2; attempt++) {
         const refused = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: 'short' }, { waitMs: 100 });
         expect(refused.status).to.equal(400);
-        expect(refused.text).to.include('Le formulaire n’a pas pu être validé');
+        expect(refused.text).to.include('Le formulaire est parti trop vite');
       }
       expect(await hitsOf(ctx, 'register')).to.equal(2);
       const limited = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword });

@@ -93,7 +93,8 @@ describe('uploads stored in PostgreSQL (UPLOAD_STORAGE=database)', () => {
       'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
       'accept-ranges': 'bytes',
-      etag: `W/"${bytes.length.toString(16)}-${blob!.created_at.getTime().toString(16)}"`,
+      // Strong: the bytes under a stored name never change (If-Range needs a strong validator).
+      etag: `"${bytes.length.toString(16)}-${blob!.created_at.getTime().toString(16)}"`,
       'last-modified': blob!.created_at.toUTCString(),
     });
 

@@ -55,7 +55,8 @@ describe('/auth/2fa: the second step of a login', () => {
     expect(cookieNamed(first, 'site.sid')).to.equal(undefined);
     expect(cookieNamed(first, 'site.2fa'))
       .to.match(/HttpOnly/i)
-      .and.match(/Path=\/auth/);
+      // Path=/, as its `__Host-` name in production requires (lib/cookie-names.ts).
+      .and.match(/Path=\/;/);
     expect(await sessionCount(user.id)).to.equal(0);
     const pending = await ctx.db('app_auth_pending_logins').where({ user_id: user.id });
     expect(pending).to.have.length(1);
