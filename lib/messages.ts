@@ -75,6 +75,17 @@ export const apiMessages = {
   jsonOnly: 'Le corps de la requête doit être envoyé en application/json.',
 };
 
+// Without a mail server (MAIL_OUTBOX) a screen must not say a message is sent: it says
+// where the message is. Staff screens name the server's folder; screens any visitor or
+// account holder sees say only that it is kept on the server.
+export const OUTBOX_FOR_VISITORS =
+  'ce site n’a pas de serveur de courriel ; le message est gardé sur le serveur, d’où l’administration du site peut le transmettre';
+
+/** Where a message written instead of sent is: the outbox folder, named. */
+export function outboxPlace(folder: string): string {
+  return `il est écrit dans le dossier « ${folder} » du serveur (MAIL_OUTBOX : aucun courriel ne part)`;
+}
+
 export const restoredMessage = 'La session avait expiré\u00a0: ce qui avait été saisi est rendu ci-dessous, il reste à l’envoyer.';
 
 export const auditMessages = {
@@ -88,3 +99,7 @@ export const uploadMessages = {
   missingFile: 'Aucun fichier reçu.',
   oneFileOnly: 'Un seul fichier est accepté, dans le champ prévu.',
 };
+
+// The 421 of a request naming another host (middleware/host-check.ts): for the operator whose domain it is.
+export const HOST_REFUSED_TEXT =
+  'Ce serveur ne répond pas à cette adresse (421). Si c’est celle du site, la variable BASE_URL de sa configuration doit la donner.\n';

@@ -17,10 +17,9 @@
 // guessing); it never repeats the name asked.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { warnOnce, type AppContext } from '../lib/context.js';
+import { HOST_REFUSED_TEXT } from '../lib/messages.js';
 
 export const HOST_REFUSED_WARNING = 'host-check:refused';
-export const HOST_REFUSED_TEXT =
-  'Ce serveur ne répond pas à cette adresse (421). Si c’est celle du site, la variable BASE_URL de sa configuration doit la donner.\n';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };

@@ -11,17 +11,6 @@ import type { AppContext } from '../lib/context.js';
 import { ServiceUnavailableError } from '../lib/errors.js';
 import { mailMessages } from '../lib/messages.js';
 
-// Without a mail server (MAIL_OUTBOX) a screen must not say a message is sent: it says
-// where the message is. Staff screens name the server's folder; screens any visitor or
-// account holder sees say only that it is kept on the server.
-export const OUTBOX_FOR_VISITORS =
-  'ce site n’a pas de serveur de courriel ; le message est gardé sur le serveur, d’où l’administration du site peut le transmettre';
-
-/** Where a message written instead of sent is: the outbox folder, named. */
-export function outboxPlace(folder: string): string {
-  return `il est écrit dans le dossier « ${folder} » du serveur (MAIL_OUTBOX : aucun courriel ne part)`;
-}
-
 /** The folder messages are written to instead of sent, or undefined when they leave by SMTP. */
 export function outboxFolder(ctx: AppContext): string | undefined {
   return ctx.config.mailOutbox ? path.join(ctx.config.dataDir, 'outbox') : undefined;

@@ -1,6 +1,6 @@
 // User-facing text of the administration screens and the profile page (impersonal,
 // «courriel», never «avec succès»).
-import { OUTBOX_FOR_VISITORS, outboxPlace } from '../../services/mail-policy.js';
+import { OUTBOX_FOR_VISITORS, outboxPlace } from '../../lib/messages.js';
 
 export const adminMessages = {
   // `outbox`: the folder the message was written to instead of sent (MAIL_OUTBOX), said on the screen.

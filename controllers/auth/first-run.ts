@@ -36,7 +36,7 @@ export function createStaleFirstRunRefusal(ctx: AppContext): RequestHandler {
 }
 
 // POST /auth, POST /auth/:segment while app_auth_users is empty
-export async function handleFirstRun({ ctx, req, res, body }: Call<{ segment?: string }, Record<string, never>, FirstRunBody>): Promise<void> {
+export async function handleFirstRun({ ctx, origin, req, res, body }: Call<{ segment?: string }, Record<string, never>, FirstRunBody>): Promise<void> {
   const setupCodeAsked = setupCodeRequired(ctx.config);
   if (setupCodeAsked && !setupCodeMatches(ctx.memo.setupCode, body.setupCode)) {
     throw new UserFacingError(authPageMessages.setupCodeWrong, {
@@ -44,7 +44,7 @@ export async function handleFirstRun({ ctx, req, res, body }: Call<{ segment?: s
       details: [{ field: 'setupCode', message: authPageMessages.setupCodeWrong }],
     });
   }
-  const user = await createFirstAdmin(ctx, { name: body.name, email: body.email, password: body.password, ip: req.ip ?? null, setupCodeAsked });
+  const user = await createFirstAdmin(ctx, { name: body.name, email: body.email, password: body.password, ip: origin.ip, setupCodeAsked });
   await logInSession(req, user);
   answerRedirect(req, res, '/admin', { user });
 }

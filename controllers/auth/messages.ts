@@ -1,6 +1,6 @@
 // Text of the /auth pages (SPEC A2–A4): impersonal, «courriel», never «e-mail» nor
 // «avec succès». Model errors carry their own messages (models/auth/messages.ts).
-import { OUTBOX_FOR_VISITORS } from '../../services/mail-policy.js';
+import { OUTBOX_FOR_VISITORS } from '../../lib/messages.js';
 
 export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout' | 'two-factor';
 

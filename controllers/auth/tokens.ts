@@ -28,8 +28,8 @@ export async function handleConfirm({ ctx, req, res, body }: FormCall<LinkBody>)
 // suspended one gets no session), a second step when one is set, a new session id
 // (fixation), `auth.login` recorded, and the landing of a login (enrolment first when
 // a role requires two-step verification).
-export async function handleSetup({ ctx, req, res, body }: FormCall<NewPasswordBody>): Promise<void> {
-  const activated = await completeAccountSetup(ctx, { email: body.email, token: body.token, password: body.newPassword, ip: req.ip ?? null });
+export async function handleSetup({ ctx, origin, req, res, body }: FormCall<NewPasswordBody>): Promise<void> {
+  const activated = await completeAccountSetup(ctx, { email: body.email, token: body.token, password: body.newPassword, ip: origin.ip });
   const user = await findSessionUser(ctx, activated.id);
   if (!user || user.suspended_at !== null) return answerRedirect(req, res, '/auth/login?done=activated');
   if (user.second_factor_enabled) return askSecondFactor(ctx, req, res, user.id, undefined);
