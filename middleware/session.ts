@@ -151,7 +151,12 @@ function auditingStore(req: Request): SiteSessionStore | undefined {
  * The statement that stores the session records `auth.login` (details: how, e.g. the
  * second factor used), so the event exists exactly when the session does.
  */
-export async function logInSession(req: Request, user: { id: number; name: string }, details: Record<string, unknown> = {}): Promise<void> {
+export async function logInSession(
+  req: Request,
+  user: { id: number; name: string },
+  details: Record<string, unknown> = {},
+  options: { flash?: string } = {},
+): Promise<void> {
   await promisify((done) => req.session.regenerate(done));
   auditingStore(req)?.recordWithNext(req.sessionID, {
     actor: { id: user.id, name: user.name },
@@ -165,6 +170,10 @@ export async function logInSession(req: Request, user: { id: number; name: strin
   if (req.res?.locals.sessionCookie === HOST_SESSION_COOKIE) req.session.hostCookie = true;
   req.session.ip = req.ip;
   req.session.userAgent = req.get('user-agent')?.slice(0, 512);
+  // A message for the page the login lands on, saved with the session below: set after
+  // this save, it would be saved as the answer ends, and express-session sends a
+  // redirect's headers before that save completes (a browser can read the session first).
+  if (options.flash) req.session.flash = [{ type: 'success', message: options.flash }];
   await promisify((done) => req.session.save(done)).catch(async (error: unknown) => {
     // Not stored (nor its event): the session must not be saved again as the answer
     // ends, which would open it without its event.

@@ -3,7 +3,6 @@ import type { Call } from '../../routes/define.js';
 import { logInSession } from '../../middleware/session.js';
 import { completeAccountSetup, resetPassword, verifyEmail } from '../../models/auth/index.js';
 import { findSessionUser } from '../../models/auth/users.js';
-import { flash } from '../admin/shell.js';
 import { authPageMessages } from './messages.js';
 import { answerRedirect } from './render.js';
 import type { LinkBody, NewPasswordBody } from './schemas.js';
@@ -34,7 +33,6 @@ export async function handleSetup({ ctx, origin, req, res, body }: FormCall<NewP
   if (!user || user.suspended_at !== null) return answerRedirect(req, res, '/auth/login?done=activated');
   if (user.second_factor_enabled) return askSecondFactor(ctx, req, res, user.id, undefined);
   const { permissions, second_factor_enabled, second_factor_required, ...shown } = user;
-  await logInSession(req, shown, { via: 'account_setup' });
-  flash(req, authPageMessages.activatedSignedIn);
+  await logInSession(req, shown, { via: 'account_setup' }, { flash: authPageMessages.activatedSignedIn });
   answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, undefined), { user: shown });
 }
