@@ -20,7 +20,7 @@ import { collectModules, startBackgroundJobs, type SiteModule } from './lib/modu
 import { publicDir } from './lib/paths.js';
 import { setupCodeReason } from './lib/setup-code.js';
 import { useViews } from './lib/views.js';
-import { createErrorHandler, notFound, watchDatabaseOutage } from './middleware/error-handler.js';
+import { createErrorHandler, notFound } from './middleware/error-handler.js';
 import { createHostCheck } from './middleware/host-check.js';
 import { wholeAnswerUnderIfRange } from './middleware/if-range.js';
 import { requestContext } from './middleware/request-context.js';
@@ -63,7 +63,6 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   mountAreas(app, ctx);
   app.use(notFound);
   app.use(createErrorHandler(ctx));
-  watchDatabaseOutage(ctx);
   return app;
 }
 

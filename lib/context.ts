@@ -8,6 +8,7 @@ import { Mailer } from '../mail/index.js';
 import { BackgroundTasks } from './background.js';
 import { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { noteDatabaseDown, watchDatabaseOutage } from './database-outage.js';
 import { createKnex } from './db.js';
 import { createLogger, prettyLogsWanted, type Logger } from './logger.js';
 import { createMetrics, metricsOff, type Metrics } from './metrics.js';
@@ -84,6 +85,16 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
   publicCache.watchWrites(db);
   const readDb = config.databaseReadUrl ? createKnex(config.databaseReadUrl, { poolMax: config.databasePoolMax, logger, metrics: metricsOff }) : db;
   const readReplica = readDb === db ? undefined : new ReadReplica({ primary: db, replica: readDb, cache: publicCache, logger });
+  const memo: AppMemo = {
+    accountExists: false,
+    databaseDown: false,
+    lastRateLimitSweep: 0,
+    loggedOnce: new Set(),
+    setupCode: config.setupCode ?? newSetupCode(),
+    stopping: false,
+  };
+  // An outage is logged when it starts and when it ends, whoever meets it (lib/database-outage.ts).
+  watchDatabaseOutage(db, memo, logger);
   return {
     config,
     db,
@@ -91,16 +102,9 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     mailer: new Mailer(config, logger, clock, metrics),
     clock,
     logger,
-    background: new BackgroundTasks(logger),
+    background: new BackgroundTasks(logger, (error, task) => noteDatabaseDown(memo, logger, error, task)),
     site,
-    memo: {
-      accountExists: false,
-      databaseDown: false,
-      lastRateLimitSweep: 0,
-      loggedOnce: new Set(),
-      setupCode: config.setupCode ?? newSetupCode(),
-      stopping: false,
-    },
+    memo,
     metrics,
     publicCache,
     readDb,

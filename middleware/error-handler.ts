@@ -13,6 +13,7 @@ import {
   isDatabaseUnavailable,
 } from '../lib/errors.js';
 import type { AppContext } from '../lib/context.js';
+import { noteDatabaseDown } from '../lib/database-outage.js';
 import { genericMessages } from '../lib/messages.js';
 
 /** JSON for the API and for clients that ask for it; HTML pages otherwise. */
@@ -77,7 +78,7 @@ export function toAppError(error: unknown): AppError {
 /**
  * The one error handler: an AppError's status and message; a database outage is a
  * 503 whose request line is the only log line (the outage itself is logged once when
- * it starts, see watchDatabaseOutage); anything else is a generic 500 logged with its
+ * it starts and once when it ends, lib/database-outage.ts); anything else is a generic 500 logged with its
  * stack under the request id the client is also given.
  */
 export function createErrorHandler(ctx: AppContext) {
@@ -85,7 +86,7 @@ export function createErrorHandler(ctx: AppContext) {
   return function errorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
     const appError = toAppError(error);
     if (appError instanceof ServiceUnavailableError && isDatabaseUnavailable(error)) {
-      noteDatabaseDown(ctx, error);
+      noteDatabaseDown(ctx.memo, logger, error, 'request');
     } else if (appError.status >= 500) {
       logger.error({ requestId: req.id, err: error, path: req.originalUrl.split('?')[0] }, appError.message);
     }
@@ -112,19 +113,4 @@ export function createErrorHandler(ctx: AppContext) {
       pageTitle: appError.status === 404 ? 'Page introuvable' : 'Erreur',
     });
   };
-}
-
-function noteDatabaseDown(ctx: AppContext, error: unknown): void {
-  if (ctx.memo.databaseDown) return;
-  ctx.memo.databaseDown = true;
-  ctx.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'database unavailable: answering 503 until it is back');
-}
-
-/** Logs the end of an outage once, at the first statement that succeeds after it. */
-export function watchDatabaseOutage(ctx: AppContext): void {
-  ctx.db.on('query-response', () => {
-    if (!ctx.memo.databaseDown) return;
-    ctx.memo.databaseDown = false;
-    ctx.logger.info('database available again');
-  });
 }

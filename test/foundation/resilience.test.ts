@@ -3,6 +3,7 @@ import net from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
+import { SCHEDULE_CHECK_MS } from '../../services/scheduled-publishing.js';
 import { adminQuery, testDatabase } from '../support/database.js';
 import { spawnServer, waitForListening } from '../support/server-process.js';
 
@@ -74,6 +75,46 @@ describe('database outage, as the log shows it', () => {
       expect(records.filter((record) => record.msg === 'database available again')).to.have.length(1);
       const stacks = lines.filter((line) => /\bat .*\.(ts|js):\d+/.test(line));
       expect(stacks, stacks.join('\n')).to.deep.equal([]);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+});
+
+describe('database outage, as the background work logs it', () => {
+  afterEach(() => adminQuery(`ALTER DATABASE "${testDatabase().name}" ALLOW_CONNECTIONS true`));
+
+  it('logs the outage once when the scheduler starts failing (every second) and once when it recovers, not a line per attempt', async function () {
+    this.timeout(40_000);
+    const server = await spawnServer(serverEnv());
+    try {
+      await waitForListening(server);
+      const name = testDatabase().name;
+      const before = server.output().split('\n').length;
+      await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+      // No request meanwhile: only the scheduler's check (SCHEDULE_CHECK_MS) meets the outage, four times or more.
+      await new Promise((resolve) => setTimeout(resolve, 4 * SCHEDULE_CHECK_MS + 500));
+      await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      const deadline = Date.now() + 10_000;
+      while (!server.output().includes('database available again')) {
+        if (Date.now() > deadline) throw new Error(`no recovery line:\n${server.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const records = server
+        .output()
+        .split('\n')
+        .slice(before - 1)
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; level: number; by?: string });
+      const outage = records.filter((record) => record.msg.startsWith('database unavailable'));
+      expect(outage, server.output()).to.have.length(1);
+      expect(outage[0].by).to.equal('scheduled publishing');
+      expect(records.filter((record) => record.msg === 'database available again')).to.have.length(1);
+      expect(records.filter((record) => record.msg === 'background task failed')).to.deep.equal([]);
+      // Nothing else at error level: the outage's first line is the only one.
+      expect(records.filter((record) => record.level >= 50)).to.have.length(1);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
