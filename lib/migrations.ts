@@ -2,12 +2,16 @@
 // commands. Every function takes the knex instance it works on; nothing is kept here.
 // latest, rollback and reset run under one PostgreSQL advisory lock, so processes
 // started together on a fresh database migrate one after the other instead of racing
-// knex's own creation of its bookkeeping tables.
+// knex's own creation of its bookkeeping tables. The knex CLI (knexfile.js) takes the
+// same lock through MigrationSource.
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type pg from 'pg';
+import { loadDatabaseConfig } from './config.js';
 import { projectRoot } from './paths.js';
 
 export const MIGRATIONS_TABLE = 'knex_migrations';
@@ -55,9 +59,21 @@ export interface MigrationFile {
  * directory keeps its record.
  */
 export class MigrationSource implements Knex.MigrationSource<MigrationFile> {
+  private cliLockHeld = false;
+
   constructor(private readonly directories: string[] = migrationDirectories()) {}
 
   getMigrations(): Promise<MigrationFile[]> {
+    // Under the knex CLI, before knex's next statement (see holdMigrationLockUntilExit).
+    if (!this.cliLockHeld && underKnexCli()) {
+      this.cliLockHeld = true;
+      const { databaseUrl } = loadDatabaseConfig();
+      try {
+        if (databaseUrl) holdMigrationLockUntilExit(databaseUrl);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
     const files: MigrationFile[] = [];
     for (const directory of this.directories) {
       for (const entry of readdirSync(directory, { withFileTypes: true })) {
@@ -83,6 +99,68 @@ export class MigrationSource implements Knex.MigrationSource<MigrationFile> {
 
   async getMigration(migration: MigrationFile): Promise<Knex.Migration> {
     return (await import(pathToFileURL(path.join(migration.directory, migration.file)).href)) as Knex.Migration;
+  }
+}
+
+/** `npx knex …` or `node node_modules/knex/bin/cli.js …`: knex's CLI runs the migrator itself, through knexfile.js. */
+function underKnexCli(argv: string[] = process.argv): boolean {
+  return /(?:^|[\\/])knex(?:[\\/]bin[\\/]cli\.js)?$/.test(argv[1] ?? '');
+}
+
+// Runs in a worker thread (CommonJS, given pg's path): takes the lock on a connection of
+// its own, says so through the port, and keeps that connection (so the lock) until the
+// process exits.
+const LOCK_HOLDER = `
+const { workerData } = require('node:worker_threads');
+const pg = require(workerData.pg);
+const { url, key, signal, port } = workerData;
+const tell = (message) => {
+  port.postMessage(message);
+  Atomics.add(signal, 0, 1);
+  Atomics.notify(signal, 0);
+};
+(async () => {
+  const client = new pg.Client({ connectionString: url, application_name: 'site-core-migration-lock' });
+  client.on('error', () => undefined);
+  await client.connect();
+  const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [key]);
+  if (!rows[0].locked) {
+    tell({ state: 'waiting' });
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+  }
+  tell({ state: 'held' });
+})().catch((error) => tell({ state: 'failed', message: error.message }));
+`;
+
+/**
+ * Takes the migration lock for the rest of this process's life, and returns only once
+ * it is held. knex's migrator asks the source for its files and, in the same instant,
+ * creates its bookkeeping tables: two `npx knex migrate:latest` started together ended
+ * one of them with a raw `duplicate key … pg_type_typname_nsp_index`. Waiting here,
+ * synchronously (the lock is taken by a worker thread while this one sleeps on
+ * Atomics.wait), makes every statement knex sends next run under the lock, as
+ * `npm run migrate` does; the CLI exits when done, which closes the lock's connection.
+ */
+function holdMigrationLockUntilExit(databaseUrl: string): void {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(LOCK_HOLDER, {
+    eval: true,
+    workerData: { pg: createRequire(import.meta.url).resolve('pg'), url: databaseUrl, key: MIGRATION_LOCK_KEY, signal, port: port2 },
+    transferList: [port2],
+  });
+  // The lock's connection never keeps the CLI alive: it goes when the process does.
+  worker.unref();
+  let seen = 0;
+  for (;;) {
+    Atomics.wait(signal, 0, seen);
+    seen = Atomics.load(signal, 0);
+    for (let received = receiveMessageOnPort(port1); received; received = receiveMessageOnPort(port1)) {
+      const message = received.message as { state: 'waiting' | 'held' | 'failed'; message?: string };
+      if (message.state === 'held') return;
+      if (message.state === 'failed') throw new Error(`could not take the migration lock: ${message.message}`);
+      process.stderr.write('Another process is migrating this database (npm run migrate, npm start or npx knex): waiting for it to finish.\n');
+    }
   }
 }
 

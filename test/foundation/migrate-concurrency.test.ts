@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
+import pg from 'pg';
 import { MigrationSource } from '../../lib/migrations.js';
 import { projectRoot } from '../../lib/paths.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
@@ -17,9 +18,13 @@ interface Run {
   output: string;
 }
 
-function runMigrate(databaseUrl: string): Promise<Run> {
+/** `npm run migrate` (scripts/migrate.ts latest), or with `knexCli` `npx knex migrate:latest` as an operator types it. */
+function runMigrate(databaseUrl: string, { knexCli = false, onOutput }: { knexCli?: boolean; onOutput?: (text: string) => void } = {}): Promise<Run> {
+  const args = knexCli
+    ? [path.join(projectRoot, 'node_modules', '.bin', 'knex'), 'migrate:latest']
+    : ['--import', 'tsx', path.join(projectRoot, 'scripts', 'migrate.ts'), 'latest'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts', 'migrate.ts'), 'latest'], {
+    const child = spawn(process.execPath, args, {
       cwd: projectRoot,
       env: {
         PATH: process.env.PATH ?? '',
@@ -32,8 +37,12 @@ function runMigrate(databaseUrl: string): Promise<Run> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    const add = (chunk: Buffer) => {
+      output += chunk.toString();
+      onOutput?.(output);
+    };
+    child.stdout.on('data', add);
+    child.stderr.on('data', add);
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, output }));
   });
@@ -61,6 +70,73 @@ describe('migrate latest started by two processes at once', function () {
         await knex.destroy();
         await dropScratchDatabase(adminUrl, name);
       }
+    }
+  });
+});
+
+// The knex CLI runs knex's migrator itself (knexfile.js), which creates its bookkeeping
+// tables in the same instant it lists the files: two started together ended one with a
+// raw `duplicate key … pg_type_typname_nsp_index` 5 times in 6.
+describe('npx knex migrate:latest beside another migration', function () {
+  this.timeout(120_000);
+  const LOCK_KEY = '4287391022517601';
+
+  async function withScratch(name: string, work: (url: string) => Promise<void>): Promise<void> {
+    const { adminUrl } = testDatabase();
+    const url = await createScratchDatabase(adminUrl, name);
+    try {
+      await work(url);
+    } finally {
+      await dropScratchDatabase(adminUrl, name);
+    }
+  }
+
+  it('waits, saying so in one line, while another process holds the migration lock, then migrates', async () => {
+    await withScratch(`site_knex_wait_${process.pid}`, async (url) => {
+      // Another migration in progress: `npm run migrate` holds this lock while it runs.
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      const knex = scratchKnex(url);
+      try {
+        await holder.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+        let saidWaiting!: () => void;
+        const waiting = new Promise<void>((resolve) => (saidWaiting = resolve));
+        const cli = runMigrate(url, { knexCli: true, onOutput: (text) => text.includes('Another process is migrating this database') && saidWaiting() });
+        await Promise.race([waiting, cli.then((run) => Promise.reject(new Error(`exited without waiting:\n${run.output}`)))]);
+        // It waits: nothing written, not even knex's bookkeeping tables.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await knex.schema.hasTable('knex_migrations')).to.equal(false);
+        await holder.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]);
+        const run = await cli;
+        expect(run.code, run.output).to.equal(0);
+        expect(run.output.match(/Another process is migrating/g)).to.have.length(1);
+        const source = new MigrationSource();
+        const expected = (await source.getMigrations()).map((file) => source.getMigrationName(file));
+        expect(await knex('knex_migrations').orderBy('id').pluck('name')).to.deep.equal(expected);
+      } finally {
+        await holder.end();
+        await knex.destroy();
+      }
+    });
+  });
+
+  it('two started at once on a fresh database: both exit 0, each migration recorded once (3 databases)', async () => {
+    const source = new MigrationSource();
+    const expected = (await source.getMigrations()).map((file) => source.getMigrationName(file));
+    for (let trial = 0; trial < 3; trial++) {
+      await withScratch(`site_knex_race_${process.pid}_${trial}`, async (url) => {
+        const knex = scratchKnex(url);
+        try {
+          const runs = await Promise.all([runMigrate(url, { knexCli: true }), runMigrate(url, { knexCli: true })]);
+          for (const run of runs) {
+            expect(run.code, `trial ${trial}:\n${run.output}`).to.equal(0);
+            expect(run.output).not.to.include('duplicate key');
+          }
+          expect(await knex('knex_migrations').orderBy('id').pluck('name'), `trial ${trial}`).to.deep.equal(expected);
+        } finally {
+          await knex.destroy();
+        }
+      });
     }
   });
 });
