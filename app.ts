@@ -10,11 +10,12 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { serveSiteIcon } from './controllers/site-icon.js';
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { startAuditRetention } from './services/audit-retention.js';
-import { runPrimary, STOP_MESSAGE } from './lib/cluster.js';
+import { DRAIN_MESSAGE, runPrimary, STOP_MESSAGE } from './lib/cluster.js';
 import { answerMetricsCollection } from './lib/cluster-metrics.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
 import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
+import { gracefulStop } from './lib/graceful-stop.js';
 import { createLogger, prettyLogsWanted } from './lib/logger.js';
 import { collectModules, startBackgroundJobs, type SiteModule } from './lib/modules.js';
 import { publicDir } from './lib/paths.js';
@@ -98,7 +99,7 @@ function sinceProcessStart(): number {
 export async function startServer(
   config: Config,
   options: StartOptions = {},
-): Promise<{ server: Server; app: App; database: RunningDatabase; stop(): Promise<void> }> {
+): Promise<{ server: Server; app: App; database: RunningDatabase; stop(options?: { delayMs?: number }): Promise<void> }> {
   const startup = options.startup ?? {};
   const database = await ensureDatabase(config, createLogger(config.logLevel, undefined, { pretty: prettyLogsWanted(config) }));
   startup.database = sinceProcessStart();
@@ -128,7 +129,11 @@ export async function startServer(
   }
   const server = http.createServer();
   // The tracker sees each request before the app does.
-  const draining = drainOnStop(server, app);
+  const draining = gracefulStop(server, {
+    logger: ctx.logger,
+    // /healthz and /readyz answer 503 from now on, to whatever still reaches them.
+    onStopping: () => (ctx.memo.stopping = true),
+  });
   server.on('request', app);
   await listen(server, config).catch(abort);
   startup.listening = sinceProcessStart();
@@ -137,11 +142,12 @@ export async function startServer(
   // The modules' periodic work (scheduled publishing), its first run at once.
   const stopJobs = startBackgroundJobs(ctx);
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  // `delayMs`: the drain window before the listening socket closes (SHUTDOWN_DELAY_MS by default).
+  const stop = ({ delayMs = config.shutdownDelayMs }: { delayMs?: number } = {}) =>
     (stopping ??= (async () => {
+      await draining({ delayMs });
       stopRetention();
       stopJobs();
-      await draining();
       await closeApp(app);
       await database.stop();
     })());
@@ -162,35 +168,6 @@ function listen(server: Server, config: Config): Promise<void> {
     });
     server.listen(config.port, config.host, () => resolve());
   });
-}
-
-/**
- * Graceful stop under keep-alive traffic: stop accepting, close idle sockets at once,
- * answer every request still in flight (and any that arrives on an open socket) with
- * `Connection: close`, and resolve as soon as the last one has ended. server.close()
- * alone waits for idle keep-alive sockets to time out.
- */
-function drainOnStop(server: Server, app: App): () => Promise<void> {
-  let stopping = false;
-  const inFlight = new Set<http.ServerResponse>();
-  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
-    inFlight.add(res);
-    res.on('close', () => {
-      inFlight.delete(res);
-      if (stopping) server.closeIdleConnections();
-    });
-  });
-  return () => {
-    stopping = true;
-    // /healthz answers 503 from now on, to whatever still reaches it (an open socket).
-    app.locals.ctx.memo.stopping = true;
-    app.locals.ctx.logger.info({ inFlight: inFlight.size }, 'stopping: no new connections, finishing requests in flight');
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-    server.closeIdleConnections();
-    return closed;
-  };
 }
 
 async function main(): Promise<void> {
@@ -220,6 +197,13 @@ async function main(): Promise<void> {
     return;
   }
   if (worker !== undefined) config = { ...config, worker };
+  // The primary's messages are listened for before the server listens: the primary
+  // sends its stop as soon as this worker listens, and a message without a listener is
+  // lost (the worker then ran until killed, and the cluster exited 1). One that comes
+  // while the start goes on is carried out once it is done.
+  const earlyMessages: { type?: unknown }[] = [];
+  let onPrimaryMessage = (message: { type?: unknown }) => void earlyMessages.push(message);
+  if (worker !== undefined) process.on('message', (message: { type?: unknown } | null) => message && onPrimaryMessage(message));
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     // A worker never migrates: its primary did, once, before forking it.
@@ -256,16 +240,18 @@ async function main(): Promise<void> {
   );
 
   let shuttingDown = false;
-  const shutdown = (signal: string) => {
+  // `delayMs`: the drain window (SHUTDOWN_DELAY_MS); none when the cluster's primary
+  // stops this worker (it held the window once for all of them).
+  const shutdown = (signal: string, delayMs = config.shutdownDelayMs) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    logger.info({ signal, delayMs }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => {
-      logger.error('shutdown took longer than 10 s: exiting');
+      logger.error('shutdown took longer than 10 s after the drain window: exiting');
       process.exit(1);
-    }, 10_000);
+    }, delayMs + 10_000);
     force.unref();
-    running.stop().then(
+    running.stop({ delayMs }).then(
       () => {
         logger.info('stopped');
         process.exit(0);
@@ -287,9 +273,12 @@ async function main(): Promise<void> {
     // stopping with all the others at once. A SIGTERM of its own stops it (the primary
     // starts another).
     process.on('SIGINT', () => logger.debug('SIGINT: the primary stops this worker in turn'));
-    process.on('message', (message: { type?: unknown } | null) => {
-      if (message?.type === STOP_MESSAGE) shutdown('primary');
-    });
+    onPrimaryMessage = (message) => {
+      if (message.type === STOP_MESSAGE) shutdown('primary', 0);
+      // The primary's drain window: the probes answer 503, everything else is served.
+      if (message.type === DRAIN_MESSAGE) running.app.locals.ctx.memo.stopping = true;
+    };
+    for (const message of earlyMessages.splice(0)) onPrimaryMessage(message);
     // A scrape taken by any worker sums every worker's metrics through the primary.
     const { registry } = running.app.locals.ctx.metrics;
     if (registry) answerMetricsCollection(registry);

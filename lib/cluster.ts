@@ -4,8 +4,10 @@
 // (app.ts) on the shared port, and hands them what must be the same in all of them:
 // the database URL, the session secret, the first-run setup code, and each one's share
 // of the password-hashing threads. It replaces a worker that dies (with a back-off, so
-// one that dies at start does not fork in a loop) and, on SIGTERM or SIGINT, stops them
-// one by one with the server's own graceful stop, then the database, then exits.
+// one that dies at start does not fork in a loop) and, on SIGTERM or SIGINT, holds the
+// drain window (SHUTDOWN_DELAY_MS) once for all of them, stops them one by one with the
+// server's own graceful stop, then the database, then exits. Once the stop began no
+// worker is started, and one that was starting is stopped as soon as it listens.
 import cluster, { type Worker } from 'node:cluster';
 import { serveClusterScrapes } from './cluster-metrics.js';
 import { ConfigError, type Config } from './config.js';
@@ -17,6 +19,8 @@ import { newSetupCode } from './setup-code.js';
 
 /** The message a worker receives when the primary stops it (app.ts runs its graceful stop). */
 export const STOP_MESSAGE = 'site:stop';
+/** The message that opens the drain window in every worker: the probes answer 503, requests are served. */
+export const DRAIN_MESSAGE = 'site:drain';
 
 /**
  * Each worker's number of hashing threads: `total` (PASSWORD_HASH_THREADS, by default
@@ -90,9 +94,12 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
 
   const fork = (slot: Slot) => {
     slot.restart = undefined;
+    // A restart timer that fired as the stop began: nothing is started during a stop.
+    if (stopping) return;
     slot.listening = false;
     slot.startedAt = Date.now();
     slot.worker = cluster.fork({ ...sharedEnv, PASSWORD_HASH_THREADS: String(slot.threads) });
+    if (up) logger.info({ slot: slot.index, workerPid: slot.worker.process.pid }, 'starting a replacement worker');
   };
   const slotOf = (worker: Worker) => slots.find((slot) => slot.worker === worker);
 
@@ -100,7 +107,10 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
     const slot = slotOf(worker);
     if (!slot || slot.listening) return;
     slot.listening = true;
-    if (up) {
+    if (stopping) {
+      // Started before the stop began: stopWorker() sends it the stop now that it can hear it.
+      logger.info({ slot: slot.index, workerPid: worker.process.pid }, 'a worker started during the stop: stopping it');
+    } else if (up) {
       logger.info({ slot: slot.index, workerPid: worker.process.pid }, 'worker replaced');
     } else if (slots.every((each) => each.listening)) {
       up = true;
@@ -136,6 +146,9 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
     slot.restart = setTimeout(() => fork(slot), delayMs);
   });
 
+  // A worker hears the primary once it listens (app.ts listens for messages before it
+  // does): one still starting is sent its stop when it listens, never before (a message
+  // sent earlier was lost, and the worker ran until killed).
   const stopWorker = (slot: Slot, timeoutMs: number): Promise<boolean> => {
     const worker = slot.worker;
     if (!worker || worker.isDead()) return Promise.resolve(true);
@@ -148,22 +161,39 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
         clearTimeout(kill);
         resolve(code === 0);
       });
-      try {
-        worker.send({ type: STOP_MESSAGE });
-      } catch {
-        worker.process.kill('SIGTERM');
-      }
+      // Its channel closed (it is exiting): a signal says the same.
+      const send = () => void worker.send({ type: STOP_MESSAGE }, (error) => error && worker.process.kill('SIGTERM'));
+      if (slot.listening) send();
+      else worker.once('listening', send);
     });
   };
 
-  // One by one: while one worker finishes its requests, the others take the new connections.
+  const tellListening = (type: string) => {
+    for (const slot of slots) {
+      // One gone meanwhile: its exit is handled as any other.
+      if (slot.listening) slot.worker?.send({ type }, () => undefined);
+    }
+  };
+
+  // One by one: while one worker finishes its requests, the others take the new
+  // connections. A worker still starting has none: it is stopped beside them, as soon
+  // as it listens.
   const stop = (exitCode: number) =>
     (stopping ??= (async () => {
       for (const slot of slots) clearTimeout(slot.restart);
-      let clean = exitCode === 0;
-      for (const slot of slots) {
-        if (!(await stopWorker(slot, options.stopTimeoutMs ?? 15_000))) clean = false;
+      const timeoutMs = options.stopTimeoutMs ?? 15_000;
+      if (exitCode === 0 && config.shutdownDelayMs > 0) {
+        tellListening(DRAIN_MESSAGE);
+        logger.info({ delayMs: config.shutdownDelayMs }, 'stopping: /healthz and /readyz answer 503, requests are still served until the drain window ends');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       }
+      const serving = slots.filter((slot) => slot.listening);
+      const starting = slots.filter((slot) => slot.worker && !slot.listening).map((slot) => stopWorker(slot, timeoutMs));
+      let clean = exitCode === 0;
+      for (const slot of serving) {
+        if (!(await stopWorker(slot, timeoutMs))) clean = false;
+      }
+      if ((await Promise.all(starting)).includes(false)) clean = false;
       await database.stop();
       logger.info('stopped');
       process.exit(clean ? exitCode : 1);

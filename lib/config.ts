@@ -86,6 +86,10 @@ export interface Config {
   pageCacheBytes: number;
   /** `s-maxage` of public answers for a shared cache in front (PUBLIC_CACHE_SECONDS, default 0). */
   publicCacheSeconds: number;
+  /** The drain window of a graceful stop (SHUTDOWN_DELAY_MS, default 0): probes answer 503, requests are still served. */
+  shutdownDelayMs: number;
+  /** Interval of the round trip that checks the public cache's listening connection (PUBLIC_CACHE_HEARTBEAT_MS, default 2000). */
+  publicCacheHeartbeatMs: number;
   /** Processes serving the site (WEB_CONCURRENCY: a number, or `auto` = CPU cores); above 1 a node:cluster primary forks them. */
   webConcurrency: number;
   /**
@@ -139,6 +143,8 @@ interface Env extends DatabaseEnv {
   REVISIONS_KEEP_DRAFTS: number;
   PAGE_CACHE_MB: number;
   PUBLIC_CACHE_SECONDS: number;
+  SHUTDOWN_DELAY_MS: number;
+  PUBLIC_CACHE_HEARTBEAT_MS: number;
   WEB_CONCURRENCY: number | 'auto';
   SITE_SETUP_CODE?: string;
 }
@@ -212,6 +218,10 @@ const envSchema = Joi.object<Env>({
   PAGE_CACHE_MB: Joi.number().min(0).max(65536).default(32),
   // A year at most, as for any max-age.
   PUBLIC_CACHE_SECONDS: Joi.number().integer().min(0).max(31_536_000).default(0),
+  // A minute at most: a stop must stay well within what process managers wait (systemd: 90 s).
+  SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(0),
+  // A hung listener is noticed within 1.5 × this; below 100 ms the round trips would cost more than they tell.
+  PUBLIC_CACHE_HEARTBEAT_MS: Joi.number().integer().min(100).max(60_000).default(2000),
   WEB_CONCURRENCY: Joi.alternatives()
     .try(Joi.number().integer().min(1).max(64).messages(concurrencyMessages), Joi.string().valid('auto').messages(concurrencyMessages))
     .default(1)
@@ -343,6 +353,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     revisionsKeepDrafts: value.REVISIONS_KEEP_DRAFTS,
     pageCacheBytes: Math.floor(value.PAGE_CACHE_MB * 1024 * 1024),
     publicCacheSeconds: value.PUBLIC_CACHE_SECONDS,
+    shutdownDelayMs: value.SHUTDOWN_DELAY_MS,
+    publicCacheHeartbeatMs: value.PUBLIC_CACHE_HEARTBEAT_MS,
     webConcurrency: resolveConcurrency(value.WEB_CONCURRENCY),
     setupCode: value.SITE_SETUP_CODE,
   };

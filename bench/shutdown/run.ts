@@ -1,13 +1,16 @@
-// Benchmark of a stop under keep-alive load (hardening issue): `--connections` clients
-// send GET /auth without pause over keep-alive sockets; SIGTERM lands after `--before`
-// seconds. For the site and for a baseline (a bare node:http server stopped with
-// server.close() alone) it prints the exit code, the time from the signal to the
-// exit, the requests answered, and the requests cut (an answer that had begun, or a
-// failure other than a reset or refusal of a request the server never read; see
-// RFC 9112 §9.3.1). Target for the site: exit 0 and 0 cut, stop time bounded by the
-// slowest request in flight.
+// Benchmark of a stop under keep-alive load (hardening issue): N clients send GET /auth
+// without pause over keep-alive sockets; SIGTERM lands after `--before` seconds. Rows:
+// a baseline (a bare node:http server stopped with server.close() alone), the site as
+// one process with 16 and with 50 clients, and the site as two workers
+// (WEB_CONCURRENCY=2) with 50 clients, each `--rounds` times. The headline figure is
+// the requests cut: every request that reached the server and got no whole answer —
+// an answer begun and broken, or a reset after the request was sent (on a kept-alive
+// socket, or on a new connection still in the accept backlog). A refused connection
+// (ECONNREFUSED: the listening socket was closed) never reached it, and the client may
+// go elsewhere. Beside it: the exit code, the time from the signal to the exit, the
+// requests answered (after the signal). Target for the site: exit 0 and 0 cut.
 //
-//   npm run bench:shutdown -- [--node <path to a node binary>] [--connections 16] [--before 2]
+//   npm run bench:shutdown -- [--node <path to a node binary>] [--rounds 3] [--before 2]
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
@@ -16,19 +19,24 @@ import { projectRoot } from '../../lib/paths.js';
 import { option, scratchDatabase } from '../support.js';
 
 const nodeBinary = option('node', 'BENCH_NODE', process.execPath);
-const connections = Number(option('connections', 'BENCH_CONNECTIONS', '16'));
+const rounds = Number(option('rounds', 'BENCH_ROUNDS', '3'));
 const beforeSeconds = Number(option('before', 'BENCH_BEFORE', '2'));
 
 interface Trial {
-  name: string;
   exitCode: number | null;
   stopMs: number;
   answered: number;
   answeredAfterSignal: number;
-  cut: number;
-  resetUnread: number;
+  /** An answer had begun, then broke. */
+  broken: number;
+  /** Reset (or closed) after the request was sent on a kept-alive socket. */
+  resetReused: number;
+  /** Reset after the request was sent on a new connection (the accept backlog). */
+  resetNew: number;
   refused: number;
 }
+
+const cutOf = (trial: Trial) => trial.broken + trial.resetReused + trial.resetNew;
 
 function spawnProcess(script: string, env: Record<string, string>): { child: ChildProcess; output(): string } {
   let output = '';
@@ -55,12 +63,13 @@ async function waitForListening(server: { child: ChildProcess; output(): string 
   }
 }
 
-async function trial(name: string, script: string, env: Record<string, string>, port: number): Promise<Trial> {
+async function trial(script: string, env: Record<string, string>, connections: number): Promise<Trial> {
+  const port = await freePort();
   const server = spawnProcess(script, { ...env, PORT: String(port) });
   await waitForListening(server, port);
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const result: Trial = { name, exitCode: null, stopMs: 0, answered: 0, answeredAfterSignal: 0, cut: 0, resetUnread: 0, refused: 0 };
+  const result: Trial = { exitCode: null, stopMs: 0, answered: 0, answeredAfterSignal: 0, broken: 0, resetReused: 0, resetNew: 0, refused: 0 };
   let signalledAt = 0;
   let running = true;
   const get = () =>
@@ -75,14 +84,15 @@ async function trial(name: string, script: string, env: Record<string, string>, 
           resolve();
         });
         res.on('error', () => {
-          result.cut++;
+          result.broken++;
           resolve();
         });
       });
       req.on('error', (error: NodeJS.ErrnoException) => {
-        if (!answered && error.code === 'ECONNRESET') result.resetUnread++;
-        else if (!answered && error.code === 'ECONNREFUSED') result.refused++;
-        else result.cut++;
+        if (answered) result.broken++;
+        else if (error.code === 'ECONNREFUSED') result.refused++;
+        else if (req.reusedSocket) result.resetReused++;
+        else result.resetNew++;
         resolve();
       });
     });
@@ -100,6 +110,16 @@ async function trial(name: string, script: string, env: Record<string, string>, 
   return result;
 }
 
+interface Row {
+  name: string;
+  script: string;
+  env: Record<string, string>;
+  connections: number;
+  site: boolean;
+}
+
+const sum = (trials: Trial[], pick: (trial: Trial) => number) => trials.reduce((total, each) => total + pick(each), 0);
+
 async function main(): Promise<void> {
   const database = await scratchDatabase('bench-shutdown');
   try {
@@ -113,21 +133,36 @@ async function main(): Promise<void> {
       MAIL_OUTBOX: 'true',
       LOG_LEVEL: 'warn',
     };
-    const trials = [
-      await trial('baseline: bare node:http, server.close()', 'bench/shutdown/naive-server.ts', {}, await freePort()),
-      await trial('site (app.ts)', 'app.ts', siteEnv, await freePort()),
+    const rows: Row[] = [
+      { name: 'baseline: bare node:http, server.close()', script: 'bench/shutdown/naive-server.ts', env: {}, connections: 50, site: false },
+      { name: 'site, one process', script: 'app.ts', env: siteEnv, connections: 16, site: true },
+      { name: 'site, one process', script: 'app.ts', env: siteEnv, connections: 50, site: true },
+      { name: 'site, WEB_CONCURRENCY=2', script: 'app.ts', env: { ...siteEnv, WEB_CONCURRENCY: '2', PASSWORD_HASH_THREADS: '2' }, connections: 50, site: true },
     ];
-    console.log(
-      `\nSIGTERM under keep-alive load: ${connections} connections, signal after ${beforeSeconds} s, Node ${process.version} driver, server under ${nodeBinary}\n`,
-    );
-    console.log('| server | exit code | stop time | answered (after signal) | cut | reset unread | refused |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const t of trials) {
-      console.log(`| ${t.name} | ${t.exitCode} | ${t.stopMs} ms | ${t.answered} (${t.answeredAfterSignal}) | ${t.cut} | ${t.resetUnread} | ${t.refused} |`);
+    const results: { row: Row; trials: Trial[] }[] = [];
+    for (const row of rows) {
+      const trials: Trial[] = [];
+      for (let round = 0; round < rounds; round++) trials.push(await trial(row.script, row.env, row.connections));
+      results.push({ row, trials });
     }
-    const site = trials[1];
-    const ok = site.exitCode === 0 && site.cut === 0;
-    console.log(`\nsite target (exit 0, 0 cut): ${ok ? 'met' : 'NOT met'}`);
+    console.log(
+      `\nSIGTERM under keep-alive load: signal after ${beforeSeconds} s, ${rounds} rounds per row (sums; stop time: min–max), Node ${process.version} driver, server under ${nodeBinary}\n`,
+    );
+    console.log(
+      '| server | clients | requests cut | exit codes | stop time | answered (after signal) | answer broken | reset after sending: kept-alive / new | refused |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const { row, trials } of results) {
+      const stops = trials.map((each) => each.stopMs);
+      console.log(
+        `| ${row.name} | ${row.connections} | **${sum(trials, cutOf)}** | ${[...new Set(trials.map((each) => each.exitCode))].join(', ')} | ${Math.min(...stops)}–${Math.max(...stops)} ms | ` +
+          `${sum(trials, (each) => each.answered)} (${sum(trials, (each) => each.answeredAfterSignal)}) | ${sum(trials, (each) => each.broken)} | ` +
+          `${sum(trials, (each) => each.resetReused)} / ${sum(trials, (each) => each.resetNew)} | ${sum(trials, (each) => each.refused)} |`,
+      );
+    }
+    const site = results.filter(({ row }) => row.site).flatMap(({ trials }) => trials);
+    const ok = site.every((each) => each.exitCode === 0 && cutOf(each) === 0);
+    console.log(`\nsite target (exit 0, 0 requests cut, every row and round): ${ok ? 'met' : 'NOT met'}`);
   } finally {
     await database.cleanup();
   }
