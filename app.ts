@@ -10,7 +10,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { serveSiteIcon } from './controllers/site-icon.js';
 import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { startAuditRetention } from './services/audit-retention.js';
-import { DRAIN_MESSAGE, runPrimary, STOP_MESSAGE } from './lib/cluster.js';
+import { createPrimaryRoundTrip, DRAIN_MESSAGE, runPrimary, STOP_MESSAGE } from './lib/cluster.js';
 import { answerMetricsCollection } from './lib/cluster-metrics.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
 import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
@@ -89,6 +89,8 @@ export interface StartOptions {
   migrate?: boolean;
   /** Filled with the moments (ms since the process started) each step of the start ended. */
   startup?: Record<string, number>;
+  /** In a cluster worker: a message round trip to the primary (its graceful stop, lib/graceful-stop.ts). */
+  primaryRoundTrip?: () => Promise<void>;
 }
 
 /** Milliseconds since the process started, rounded: the start's log line says where its time went. */
@@ -131,6 +133,7 @@ export async function startServer(
   // The tracker sees each request before the app does.
   const draining = gracefulStop(server, {
     logger: ctx.logger,
+    primaryRoundTrip: options.primaryRoundTrip,
     // /healthz and /readyz answer 503 from now on, to whatever still reaches them.
     onStopping: () => (ctx.memo.stopping = true),
   });
@@ -207,7 +210,11 @@ async function main(): Promise<void> {
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     // A worker never migrates: its primary did, once, before forking it.
-    running = await startServer(config, { migrate: migrate && worker === undefined, startup });
+    running = await startServer(config, {
+      migrate: migrate && worker === undefined,
+      startup,
+      primaryRoundTrip: worker === undefined ? undefined : createPrimaryRoundTrip(),
+    });
   } catch (error) {
     bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
     process.exit(1);

@@ -19,6 +19,9 @@ import { newSetupCode } from './setup-code.js';
 
 /** The message a worker receives when the primary stops it (app.ts runs its graceful stop). */
 export const STOP_MESSAGE = 'site:stop';
+/** A worker's round trip to the primary (its graceful stop: lib/graceful-stop.ts). */
+export const PING_MESSAGE = 'site:ping';
+export const PONG_MESSAGE = 'site:pong';
 /** The message that opens the drain window in every worker: the probes answer 503, requests are served. */
 export const DRAIN_MESSAGE = 'site:drain';
 
@@ -209,6 +212,12 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
 
+  // Answered in order after whatever the primary had to send that worker before (a
+  // connection handed over), and after the worker's earlier messages (its close).
+  cluster.on('message', (worker, message: { type?: unknown; id?: unknown } | null) => {
+    if (message?.type === PING_MESSAGE) worker.send({ type: PONG_MESSAGE, id: message.id }, () => undefined);
+  });
+
   // A worker taking a /metrics scrape asks here for the sum of every worker's metrics.
   if (config.metricsToken) serveClusterScrapes(logger);
 
@@ -237,4 +246,29 @@ async function prepareSchema(url: string, options: PrimaryOptions, logger: Logge
   } finally {
     await knex.destroy();
   }
+}
+
+/**
+ * In a worker: a function that sends the primary a message and resolves when its answer
+ * comes back (or after a second, should the primary be gone).
+ */
+export function createPrimaryRoundTrip(): () => Promise<void> {
+  let next = 0;
+  const waiting = new Map<number, () => void>();
+  process.on('message', (message: { type?: unknown; id?: unknown } | null) => {
+    if (message?.type !== PONG_MESSAGE || typeof message.id !== 'number') return;
+    waiting.get(message.id)?.();
+  });
+  return () =>
+    new Promise<void>((resolve) => {
+      const id = next++;
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, 1000);
+      waiting.set(id, done);
+      process.send?.({ type: PING_MESSAGE, id }, undefined, undefined, (error: Error | null) => error && done());
+    });
 }

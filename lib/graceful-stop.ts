@@ -28,7 +28,7 @@ export const IDLE_GRACE_MS = 1000;
 
 const QUIET_TURNS = 2;
 const QUIET_MS = 20;
-const ACCEPT_DRAIN_MAX_MS = 2000;
+const ACCEPT_DRAIN_MAX_MS = 5000;
 
 interface SocketState {
   /** Requests read on it and not yet answered. */
@@ -38,6 +38,13 @@ interface SocketState {
 
 export interface GracefulStopOptions {
   logger: Logger;
+  /**
+   * In a cluster worker: a message round trip to the primary, which accepts the
+   * connections and hands them over one at a time (one per acknowledgement), and drops
+   * those still queued when the last worker stops listening. Messages keep their order,
+   * so a round trip with no connection handed over meanwhile means none was queued.
+   */
+  primaryRoundTrip?: () => Promise<void>;
   /** Called as the stop begins (probes answer 503 from then on). */
   onStopping(): void;
   idleGraceMs?: number;
@@ -54,24 +61,8 @@ export function gracefulStop(server: http.Server, options: GracefulStopOptions):
   const sockets = new Map<net.Socket, SocketState>();
   const inFlight = new Set<http.ServerResponse>();
   let closing = false;
-  let lastAcceptAt = 0;
-  let acceptTurns = 0;
 
-  // Resolves once the accept backlog is empty: libuv accepts one connection per turn of
-  // the event loop (measured: 50 connections opened at once on a busy server waited up
-  // to 3 s in the backlog), and the kernel resets whatever is still there when the
-  // listening socket closes. Empty means: QUIET_TURNS turns and QUIET_MS without a new
-  // connection (in a cluster worker they come from the primary's queue, one per message
-  // round trip). Bounded: under a stream of new connections the stop goes on anyway.
-  const acceptBacklogDrained = async () => {
-    const deadline = Date.now() + ACCEPT_DRAIN_MAX_MS;
-    acceptTurns = 0;
-    while (Date.now() < deadline && (acceptTurns < QUIET_TURNS || Date.now() - lastAcceptAt < QUIET_MS)) {
-      await new Promise((resolve) => setImmediate(resolve));
-      acceptTurns++;
-      if (acceptTurns >= QUIET_TURNS && Date.now() - lastAcceptAt < QUIET_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    }
-  };
+  let accepted = 0;
 
   const closeWhenIdle = (socket: net.Socket, state: SocketState) => {
     clearTimeout(state.idleTimer);
@@ -80,9 +71,35 @@ export function gracefulStop(server: http.Server, options: GracefulStopOptions):
     }, idleGraceMs);
   };
 
+  // Resolves once no connection waits to be accepted. One process: libuv accepts one
+  // connection per turn of the event loop (measured: 50 connections opened at once on a
+  // busy server waited up to 3 s in the backlog), and the kernel resets whatever is
+  // still there when the listening socket closes; empty means QUIET_TURNS turns and
+  // QUIET_MS without a new connection. A cluster worker: two round trips to the primary
+  // with no connection handed over meanwhile (the primary hands them over one per turn
+  // of the worker's loop: the 25 clients of a stopped worker waited up to 2.4 s in its
+  // queue before reaching the last one). Bounded: under a stream of new connections the
+  // stop goes on anyway.
+  const acceptBacklogDrained = async () => {
+    const deadline = Date.now() + ACCEPT_DRAIN_MAX_MS;
+    const quietTurn = async () => {
+      const before = accepted;
+      const startedAt = Date.now();
+      if (options.primaryRoundTrip) {
+        await options.primaryRoundTrip();
+      } else {
+        for (let turn = 0; turn < QUIET_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+        const left = QUIET_MS - (Date.now() - startedAt);
+        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+      }
+      return accepted === before;
+    };
+    let quiet = 0;
+    while (quiet < 2 && Date.now() < deadline) quiet = (await quietTurn()) ? quiet + 1 : 0;
+  };
+
   server.on('connection', (socket: net.Socket) => {
-    lastAcceptAt = Date.now();
-    acceptTurns = 0;
+    accepted++;
     const state: SocketState = { active: 0 };
     sockets.set(socket, state);
     socket.once('close', () => {
@@ -125,8 +142,12 @@ export function gracefulStop(server: http.Server, options: GracefulStopOptions):
       }
       await acceptBacklogDrained();
       logger.info({ inFlight: inFlight.size, connections: sockets.size }, 'stopping: no new connections, finishing requests in flight');
-      closing = true;
       const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+      // In a cluster, once the primary has taken this worker out of its round robin: the
+      // clients that `Connection: close` sends elsewhere must not reach a listening
+      // socket that nobody accepts from any more.
+      await options.primaryRoundTrip?.();
+      closing = true;
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       for (const [socket, state] of sockets) if (state.active === 0) closeWhenIdle(socket, state);
       await closed;
