@@ -206,7 +206,13 @@ async function main(): Promise<void> {
   // while the start goes on is carried out once it is done.
   const earlyMessages: { type?: unknown }[] = [];
   let onPrimaryMessage = (message: { type?: unknown }) => void earlyMessages.push(message);
-  if (worker !== undefined) process.on('message', (message: { type?: unknown } | null) => message && onPrimaryMessage(message));
+  let onSigterm = (): void => process.exit(0);
+  if (worker !== undefined) {
+    process.on('message', (message: { type?: unknown } | null) => message && onPrimaryMessage(message));
+    // The primary stopping while this worker starts (it replaced one that died): not
+    // listening yet, it has nothing to finish.
+    process.on('SIGTERM', () => onSigterm());
+  }
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     // A worker never migrates: its primary did, once, before forking it.
@@ -220,6 +226,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { logger } = running.app.locals.ctx;
+  // Listening from here on: a SIGTERM now waits for the graceful stop set up below.
+  let stopAsked = false;
+  onSigterm = () => void (stopAsked = true);
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Once per start: by the single process, or by the cluster's first worker (the others
@@ -271,7 +280,9 @@ async function main(): Promise<void> {
   };
   // `on`, not `once`: a loader such as tsx exits the process itself when it sees no
   // other listener left for the signal.
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (worker === undefined) process.on('SIGTERM', () => shutdown('SIGTERM'));
+  else onSigterm = () => shutdown('SIGTERM');
+  if (stopAsked) shutdown('SIGTERM');
   if (worker === undefined) {
     process.on('SIGINT', () => shutdown('SIGINT'));
   } else {

@@ -7,7 +7,7 @@
 // one that dies at start does not fork in a loop) and, on SIGTERM or SIGINT, holds the
 // drain window (SHUTDOWN_DELAY_MS) once for all of them, stops them one by one with the
 // server's own graceful stop, then the database, then exits. Once the stop began no
-// worker is started, and one that was starting is stopped as soon as it listens.
+// worker is started, and one that was starting is ended at once.
 import cluster, { type Worker } from 'node:cluster';
 import { serveClusterScrapes } from './cluster-metrics.js';
 import { ConfigError, type Config } from './config.js';
@@ -111,7 +111,7 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
     if (!slot || slot.listening) return;
     slot.listening = true;
     if (stopping) {
-      // Started before the stop began: stopWorker() sends it the stop now that it can hear it.
+      // Started before the stop began, and listening before its SIGTERM (stopStarting) landed.
       logger.info({ slot: slot.index, workerPid: worker.process.pid }, 'a worker started during the stop: stopping it');
     } else if (up) {
       logger.info({ slot: slot.index, workerPid: worker.process.pid }, 'worker replaced');
@@ -149,9 +149,23 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
     slot.restart = setTimeout(() => fork(slot), delayMs);
   });
 
-  // A worker hears the primary once it listens (app.ts listens for messages before it
-  // does): one still starting is sent its stop when it listens, never before (a message
-  // sent earlier was lost, and the worker ran until killed).
+  // A worker still starting serves nothing yet: SIGTERM ends it at once (app.ts exits at
+  // once on a SIGTERM that comes before it listens). Before, it was sent the stop message
+  // it could not hear yet, ran until killed 15 s later, and the primary exited 1. Its
+  // exit is clean whatever its code, unless it listened meanwhile.
+  const stopStarting = (slot: Slot, timeoutMs: number): Promise<boolean> => {
+    const worker = slot.worker;
+    if (!worker || worker.isDead()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const kill = setTimeout(() => worker.process.kill('SIGKILL'), timeoutMs);
+      worker.once('exit', (code) => {
+        clearTimeout(kill);
+        resolve(code === 0 || !slot.listening);
+      });
+      worker.process.kill('SIGTERM');
+    });
+  };
+
   const stopWorker = (slot: Slot, timeoutMs: number): Promise<boolean> => {
     const worker = slot.worker;
     if (!worker || worker.isDead()) return Promise.resolve(true);
@@ -165,9 +179,7 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
         resolve(code === 0);
       });
       // Its channel closed (it is exiting): a signal says the same.
-      const send = () => void worker.send({ type: STOP_MESSAGE }, (error) => error && worker.process.kill('SIGTERM'));
-      if (slot.listening) send();
-      else worker.once('listening', send);
+      worker.send({ type: STOP_MESSAGE }, (error) => error && worker.process.kill('SIGTERM'));
     });
   };
 
@@ -179,8 +191,7 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
   };
 
   // One by one: while one worker finishes its requests, the others take the new
-  // connections. A worker still starting has none: it is stopped beside them, as soon
-  // as it listens.
+  // connections. A worker still starting has none: it is ended beside them, at once.
   const stop = (exitCode: number) =>
     (stopping ??= (async () => {
       for (const slot of slots) clearTimeout(slot.restart);
@@ -191,7 +202,7 @@ export async function runPrimary(config: Config, options: PrimaryOptions): Promi
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       }
       const serving = slots.filter((slot) => slot.listening);
-      const starting = slots.filter((slot) => slot.worker && !slot.listening).map((slot) => stopWorker(slot, timeoutMs));
+      const starting = slots.filter((slot) => slot.worker && !slot.listening).map((slot) => stopStarting(slot, timeoutMs));
       let clean = exitCode === 0;
       for (const slot of serving) {
         if (!(await stopWorker(slot, timeoutMs))) clean = false;

@@ -20,6 +20,8 @@ export interface LoadTally {
   statuses: Set<number>;
   refused: number;
   cut: string[];
+  /** Those of `cut` that failed after signalled(). */
+  cutAfterSignal: string[];
 }
 
 export interface KeepAliveLoad {
@@ -32,9 +34,13 @@ export interface KeepAliveLoad {
 
 export function keepAliveLoad(port: number, clients: number, requests: LoadRequest[]): KeepAliveLoad {
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const tally: LoadTally = { answered: 0, answeredAfterSignal: 0, closing: 0, statuses: new Set(), refused: 0, cut: [] };
+  const tally: LoadTally = { answered: 0, answeredAfterSignal: 0, closing: 0, statuses: new Set(), refused: 0, cut: [], cutAfterSignal: [] };
   let signalled = false;
   let running = true;
+  const cut = (what: string) => {
+    tally.cut.push(what);
+    if (signalled) tally.cutAfterSignal.push(what);
+  };
   const send = (request: LoadRequest) =>
     new Promise<void>((resolve) => {
       let answered = false;
@@ -49,7 +55,7 @@ export function keepAliveLoad(port: number, clients: number, requests: LoadReque
           resolve();
         });
         res.on('error', (error) => {
-          tally.cut.push(`${request.method} answer broken: ${error.message}`);
+          cut(`${request.method} answer broken: ${error.message}`);
           resolve();
         });
       });
