@@ -81,6 +81,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     databaseUrl: config.databaseListenUrl ?? config.databaseUrl,
     logger,
     listen: !!config.databaseReadUrl,
+    heartbeatMs: config.publicCacheHeartbeatMs,
   });
   publicCache.watchWrites(db);
   const readDb = config.databaseReadUrl ? createKnex(config.databaseReadUrl, { poolMax: config.databasePoolMax, logger, metrics: metricsOff }) : db;

@@ -3,6 +3,14 @@
 // the LISTEN). When it fails it reports the loss at once (the cache empties and is
 // bypassed) and reconnects with an exponential back-off; it reports `listening` only
 // once its LISTEN has been acknowledged.
+//
+// A connection can also hang without failing: a frozen backend, a half-open TCP
+// connection (a peer gone without a word; TCP keep-alive takes hours to notice). Nothing
+// arrives, nothing errs, and the cache was stale without limit (1,112 stale reads of
+// 1,112 over 15 s, /readyz 200, no log). So every `heartbeatMs` the connection answers a
+// round trip, and one not answered within half of that counts as a loss: the socket is
+// destroyed (a hung peer would never acknowledge a polite end) and the usual path
+// follows. A change missed that way is served stale for at most 1.5 × heartbeatMs.
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
@@ -50,6 +58,8 @@ export interface ListenerOptions {
   databaseUrl: string;
   logger: Logger;
   retry?: { minMs: number; maxMs: number };
+  /** The round trip's interval (PUBLIC_CACHE_HEARTBEAT_MS); late after half of it. */
+  heartbeatMs?: number;
   onListening(): void;
   onLost(): void;
   onChange(change: PublicChange): void;
@@ -62,11 +72,19 @@ export class PublicChangeListener {
   private failures = 0;
   private listening = false;
   private backendPid?: number;
+  private heartbeat?: NodeJS.Timeout;
+  private everListened = false;
 
   constructor(private readonly options: ListenerOptions) {}
 
   start(): void {
     void this.connect();
+  }
+
+  /** 'listening'; 'connecting' until the first LISTEN; 'reconnecting' after a loss, until it listens again. */
+  get state(): 'listening' | 'connecting' | 'reconnecting' {
+    if (this.listening) return 'listening';
+    return this.everListened ? 'reconnecting' : 'connecting';
   }
 
   /** The listening connection's backend process id, while connected. */
@@ -89,6 +107,7 @@ export class PublicChangeListener {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.heartbeat);
     const client = this.client;
     this.client = undefined;
     this.listening = false;
@@ -118,7 +137,37 @@ export class PublicChangeListener {
     if (this.failures > 0) logger.info({ attempts: this.failures }, 'public cache: listening again; the cache is back in use');
     this.failures = 0;
     this.listening = true;
+    this.everListened = true;
     this.options.onListening();
+    this.beatAfterPause(client);
+  }
+
+  private beatAfterPause(client: pg.Client): void {
+    const intervalMs = this.options.heartbeatMs ?? 2000;
+    this.heartbeat = setTimeout(() => void this.beat(client, intervalMs), intervalMs);
+    this.heartbeat.unref();
+  }
+
+  /** One round trip on the listening connection; late, the connection counts as lost. */
+  private async beat(client: pg.Client, intervalMs: number): Promise<void> {
+    if (client !== this.client || !this.listening) return;
+    const deadlineMs = Math.ceil(intervalMs / 2);
+    let late: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      client.query('SELECT 1').then(
+        () => true,
+        // A failed statement: the connection's own error or end event reports the loss.
+        () => undefined,
+      ),
+      new Promise<false>((resolve) => (late = setTimeout(() => resolve(false), deadlineMs))),
+    ]);
+    clearTimeout(late);
+    if (client !== this.client) return;
+    if (answered === false) {
+      this.lost(client, new Error(`no answer to a round trip within ${deadlineMs} ms (PUBLIC_CACHE_HEARTBEAT_MS ${intervalMs})`));
+      return;
+    }
+    if (answered) this.beatAfterPause(client);
   }
 
   private lost(client: pg.Client, error?: Error): void {
@@ -126,8 +175,12 @@ export class PublicChangeListener {
     this.client = undefined;
     const wasListening = this.listening;
     this.listening = false;
+    clearTimeout(this.heartbeat);
     // Before anything else: from now on no notification can reach us.
     this.options.onLost();
+    // A hung peer never answers a Terminate: destroying the socket fails whatever waits
+    // on it (a ready() round trip) at once.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     client.end().catch(() => undefined);
     if (this.closed) return;
     const { minMs, maxMs } = this.options.retry ?? { minMs: 100, maxMs: 10_000 };

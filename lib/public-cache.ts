@@ -101,6 +101,8 @@ export interface PublicCacheOptions {
   logger: Logger;
   /** Back-off of the listener's reconnection (ms). */
   retry?: { minMs: number; maxMs: number };
+  /** Interval of the round trip that checks the listening connection (PUBLIC_CACHE_HEARTBEAT_MS). */
+  heartbeatMs?: number;
   /** Listen even when the cache is off (maxBytes 0): a read replica follows the changes (lib/read-replica.ts). */
   listen?: boolean;
 }
@@ -137,6 +139,7 @@ export class PublicCache {
       databaseUrl: options.databaseUrl,
       logger: options.logger,
       retry: options.retry,
+      heartbeatMs: options.heartbeatMs,
       onListening: () => this.startListening(),
       onLost: () => this.stopListening(),
       onChange: (change) => this.invalidate(change),
@@ -152,6 +155,11 @@ export class PublicCache {
   /** Off (PAGE_CACHE_MB=0), or not listening: every read goes to the database. */
   get usable(): boolean {
     return this.listening && this.entries !== undefined;
+  }
+
+  /** The listening connection, for /readyz: 'off' when nothing listens (no cache, no replica). */
+  get listenerState(): 'listening' | 'connecting' | 'reconnecting' | 'off' {
+    return this.listener?.state ?? 'off';
   }
 
   /** True while every committed change reaches this process (also with the cache off, when asked to listen). */

@@ -1,7 +1,9 @@
 // The checks behind GET /readyz. Each answers 'ok' or one word saying what is wrong;
 // each has a deadline, so a database that hangs makes the probe answer 503 in about a
-// second instead of holding it until the pool's own 5 s acquire timeout. The cache
-// listener of the scale issue adds its check here.
+// second instead of holding it until the pool's own 5 s acquire timeout. The public
+// cache's listening connection is named too, without making the instance unready: while
+// it reconnects every read bypasses the cache and stays correct (and an unready verdict
+// for a LISTEN broken everywhere would take every instance out at once).
 import type { AppContext } from '../lib/context.js';
 import { migrationDirectories, pendingMigrations } from '../lib/migrations.js';
 
@@ -15,6 +17,13 @@ export interface ReadinessChecks {
   database: 'ok' | 'unavailable' | 'timeout';
   /** Pending migrations (the server refuses to start with them; a rollback while it runs brings them back). */
   migrations: 'ok' | 'pending' | 'unknown';
+  /** The public cache's LISTEN connection (lib/public-cache-listener.ts): informative only. */
+  cacheListener: 'listening' | 'connecting' | 'reconnecting' | 'off';
+}
+
+/** The checks that decide the verdict (cacheListener does not). */
+export function isReady(checks: ReadinessChecks): boolean {
+  return checks.server === 'ok' && checks.database === 'ok' && checks.migrations === 'ok';
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -55,5 +64,5 @@ export async function checkReadiness(ctx: AppContext): Promise<ReadinessChecks> 
   const database = await checkDatabase(ctx);
   // Without a database the history cannot be read: say so rather than guess.
   const migrations = database === 'ok' ? await checkMigrations(ctx) : 'unknown';
-  return { server, database, migrations };
+  return { server, database, migrations, cacheListener: ctx.publicCache.listenerState };
 }

@@ -6,7 +6,13 @@ import { migrateLatest } from '../../lib/migrations.js';
 import { closeTestApp, contextOf, createTestApp, type App } from '../support/app.js';
 import { adminQuery, createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 
-const READY = { status: 'ok', checks: { server: 'ok', database: 'ok', migrations: 'ok' } };
+/** Waits (5 s at most) until the public cache's listening connection is in `state`. */
+async function listenerIs(app: App, state: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (contextOf(app).publicCache.listenerState !== state && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+const READY = { status: 'ok', checks: { server: 'ok', database: 'ok', migrations: 'ok', cacheListener: 'listening' } };
 
 describe('GET /healthz and GET /readyz', () => {
   let app: App;
@@ -39,17 +45,26 @@ describe('GET /healthz and GET /readyz', () => {
     const name = testDatabase().name;
     await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
     await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+    await listenerIs(app, 'reconnecting');
 
     const down = await request(app).get('/readyz');
     expect(down.status).to.equal(503);
-    expect(down.body).to.deep.equal({ status: 'unavailable', checks: { server: 'ok', database: 'unavailable', migrations: 'unknown' } });
+    expect(down.body).to.deep.equal({
+      status: 'unavailable',
+      checks: { server: 'ok', database: 'unavailable', migrations: 'unknown', cacheListener: 'reconnecting' },
+    });
     expect(down.text).to.not.match(/does not accept connections|terminat/i);
     await request(app).get('/healthz').expect(200);
 
     await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
     const up = await request(app).get('/readyz');
     expect(up.status).to.equal(200);
-    expect(up.body).to.deep.equal(READY);
+    // Ready while the cache's listener still reconnects (reads bypass the cache meanwhile).
+    expect(up.body.status).to.equal('ok');
+    expect(up.body.checks).to.include({ server: 'ok', database: 'ok', migrations: 'ok' });
+    expect(['listening', 'reconnecting']).to.include(up.body.checks.cacheListener);
+    await listenerIs(app, 'listening');
+    expect((await request(app).get('/readyz')).body).to.deep.equal(READY);
   });
 
   it('answers 503 "timeout" within about a second when no connection of the pool is free', async function () {
@@ -71,7 +86,7 @@ describe('GET /healthz and GET /readyz', () => {
       release();
       await transaction;
       expect(response.status).to.equal(503);
-      expect(response.body.checks).to.deep.equal({ server: 'ok', database: 'timeout', migrations: 'unknown' });
+      expect(response.body.checks).to.deep.equal({ server: 'ok', database: 'timeout', migrations: 'unknown', cacheListener: 'listening' });
       expect(elapsed).to.be.within(900, 3000);
       await request(busy).get('/readyz').expect(200);
     } finally {
@@ -101,9 +116,10 @@ describe('GET /readyz with a migration pending', () => {
   });
 
   it('answers 503 naming the migrations, the database itself answering', async () => {
+    await listenerIs(app, 'listening');
     const response = await request(app).get('/readyz');
     expect(response.status).to.equal(503);
-    expect(response.body).to.deep.equal({ status: 'unavailable', checks: { server: 'ok', database: 'ok', migrations: 'pending' } });
+    expect(response.body).to.deep.equal({ status: 'unavailable', checks: { server: 'ok', database: 'ok', migrations: 'pending', cacheListener: 'listening' } });
     await request(app).get('/healthz').expect(200);
   });
 });
