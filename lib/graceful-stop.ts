@@ -20,9 +20,9 @@ import type { Logger } from './logger.js';
 
 /**
  * How long an idle kept-alive socket may wait, once the stop began, for its next request.
- * Far longer than a client takes between an answer and its next request on a busy
- * socket (under 50 ms measured with 50 clients on two cores), far shorter than the
- * stop's own limit; a socket idle that long is closed, as keepAliveTimeout would.
+ * A client with a next request sends it as soon as it has read the answer: a second
+ * covers that on a loaded machine and stays far below the stop's own limit (10 s). A
+ * socket idle that long is closed, as keepAliveTimeout would close it.
  */
 export const IDLE_GRACE_MS = 1000;
 
