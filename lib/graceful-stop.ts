@@ -6,10 +6,11 @@
 //    stops sending new connections before the listening socket closes (a connection
 //    still in the accept backlog when it closes is reset by the kernel).
 // 2. The connections still waiting in the accept backlog are taken (see
-//    acceptBacklogDrained), then the listening socket closes. net.Server's close, not http.Server's: since Node 19
-//    the latter also closes every idle kept-alive socket at once, including sockets
-//    whose next request has arrived but not been read yet: their clients got
-//    ECONNRESET (41–44 requests of 50 keep-alive clients, and a POST is not retried).
+//    acceptBacklogDrained), then the listening socket closes. net.Server's close, not
+//    http.Server's: since Node 19 the latter also closes every idle kept-alive socket at
+//    once, including sockets whose next request has arrived but not been read yet:
+//    their clients got ECONNRESET (41–44 requests of 50 keep-alive clients, and a POST
+//    is not retried).
 // 3. Every answer from then on carries `Connection: close` (Node closes the socket after
 //    it). A kept-alive socket without a request in progress gets IDLE_GRACE_MS to bring
 //    its next one (answered, then closed); still idle after that, it is closed.
@@ -47,7 +48,6 @@ export interface GracefulStopOptions {
   primaryRoundTrip?: () => Promise<void>;
   /** Called as the stop begins (probes answer 503 from then on). */
   onStopping(): void;
-  idleGraceMs?: number;
 }
 
 export interface StopRequest {
@@ -57,7 +57,6 @@ export interface StopRequest {
 
 /** Tracks `server`'s sockets and requests; call the result to stop it (resolves once every socket has closed). */
 export function gracefulStop(server: http.Server, options: GracefulStopOptions): (request: StopRequest) => Promise<void> {
-  const idleGraceMs = options.idleGraceMs ?? IDLE_GRACE_MS;
   const sockets = new Map<net.Socket, SocketState>();
   const inFlight = new Set<http.ServerResponse>();
   let closing = false;
@@ -68,7 +67,7 @@ export function gracefulStop(server: http.Server, options: GracefulStopOptions):
     clearTimeout(state.idleTimer);
     state.idleTimer = setTimeout(() => {
       if (state.active === 0) socket.destroy();
-    }, idleGraceMs);
+    }, IDLE_GRACE_MS);
   };
 
   // Resolves once no connection waits to be accepted. One process: libuv accepts one
