@@ -54,6 +54,14 @@ export function parseChange(payload: string | undefined): PublicChange {
   }
 }
 
+/** How long close() waits for the server to acknowledge the end before dropping the socket. */
+const CLOSE_TIMEOUT_MS = 1000;
+
+/** pg has no public way to drop a connection without the server's acknowledgement. */
+function destroySocket(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
 export interface ListenerOptions {
   databaseUrl: string;
   logger: Logger;
@@ -111,7 +119,18 @@ export class PublicChangeListener {
     const client = this.client;
     this.client = undefined;
     this.listening = false;
-    await client?.end().catch(() => undefined);
+    if (!client) return;
+    // A hung peer never acknowledges the end: the stop would wait for it until killed.
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      client.end().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!ended) destroySocket(client);
   }
 
   private async connect(): Promise<void> {
@@ -180,7 +199,7 @@ export class PublicChangeListener {
     this.options.onLost();
     // A hung peer never answers a Terminate: destroying the socket fails whatever waits
     // on it (a ready() round trip) at once.
-    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    destroySocket(client);
     client.end().catch(() => undefined);
     if (this.closed) return;
     const { minMs, maxMs } = this.options.retry ?? { minMs: 100, maxMs: 10_000 };

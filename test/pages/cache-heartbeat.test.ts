@@ -115,4 +115,23 @@ describe('public read cache: a hung listening connection', function () {
       await closeTestApp(readerApp);
     }
   });
+
+  it('closes within about a second while its backend is frozen (the stop does not wait for a hung peer)', async function () {
+    // A heartbeat too slow to notice first: the close meets the hung connection itself.
+    const app = createTestApp({ PUBLIC_CACHE_HEARTBEAT_MS: '60000' });
+    const ctx = contextOf(app);
+    let pid: number | undefined;
+    try {
+      await listening(ctx);
+      pid = ctx.publicCache.listenerPid!;
+      if (!signalableBackend(pid)) this.skip();
+      process.kill(pid, 'SIGSTOP');
+      const startedAt = Date.now();
+      await ctx.publicCache.close();
+      expect(Date.now() - startedAt).to.be.below(2000);
+    } finally {
+      if (pid) process.kill(pid, 'SIGCONT');
+      await closeTestApp(app);
+    }
+  });
 });
