@@ -92,7 +92,10 @@ describe('SIGTERM under keep-alive load, one process', () => {
         // No CSRF token: refused with 403, an answer like any other.
         { method: 'POST', path: '/auth/login', headers: FORM, body: 'email=a%40example.org&password=x' },
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The stop is measured, not the start: every connection accepted first (a server
+      // just started on a loaded machine takes seconds to accept 50, one per loop turn).
+      await load.allServed();
+      await new Promise((resolve) => setTimeout(resolve, 500));
       load.signalled();
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');

@@ -26,6 +26,8 @@ export interface LoadTally {
 
 export interface KeepAliveLoad {
   tally: LoadTally;
+  /** Resolves once every client has had an answer (its connection accepted and served), or after `timeoutMs`. */
+  allServed(timeoutMs?: number): Promise<void>;
   /** From now on, answers count as after the signal. */
   signalled(): void;
   /** Stops the clients and waits for their last requests. */
@@ -37,6 +39,7 @@ export function keepAliveLoad(port: number, clients: number, requests: LoadReque
   const tally: LoadTally = { answered: 0, answeredAfterSignal: 0, closing: 0, statuses: new Set(), refused: 0, cut: [], cutAfterSignal: [] };
   let signalled = false;
   let running = true;
+  let served = 0;
   const cut = (what: string) => {
     tally.cut.push(what);
     if (signalled) tally.cutAfterSignal.push(what);
@@ -68,10 +71,18 @@ export function keepAliveLoad(port: number, clients: number, requests: LoadReque
       req.end(request.body);
     });
   const loops = Array.from({ length: clients }, async (_, index) => {
-    for (let turn = index; running; turn++) await send(requests[turn % requests.length]);
+    const before = tally.answered;
+    for (let turn = index; running; turn++) {
+      await send(requests[turn % requests.length]);
+      if (turn === index && tally.answered > before) served++;
+    }
   });
   return {
     tally,
+    async allServed(timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (served < clients && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
     signalled: () => (signalled = true),
     async stop() {
       running = false;
