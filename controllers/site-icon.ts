@@ -8,11 +8,11 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { publicDir } from '../lib/paths.js';
 
-export const DEFAULT_SITE_ICON = path.join(publicDir, 'favicon.ico');
+const DEFAULT_SITE_ICON = path.join(publicDir, 'favicon.ico');
 const ICON_MAX_AGE_MS = 86_400_000;
 
 /** The file answered at /favicon.ico. */
-export function siteIconFile(_ctx: AppContext): string {
+function siteIconFile(_ctx: AppContext): string {
   return DEFAULT_SITE_ICON;
 }
 

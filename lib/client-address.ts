@@ -10,8 +10,8 @@ import { lazyRequire } from './lazy-require.js';
 // Loaded by the first request a limiter counts, not at every start.
 export const expressRateLimit = lazyRequire<typeof ExpressRateLimit>('express-rate-limit');
 
-export const IPV6_GROUP_PREFIX = 64;
-export const UNKNOWN_ADDRESS_WARNING = 'client-ip:unknown-address';
+const IPV6_GROUP_PREFIX = 64;
+const UNKNOWN_ADDRESS_WARNING = 'client-ip:unknown-address';
 
 /** The rate-limit key of a client address (req.ip, an Origin's ip), or undefined when none could be read. */
 export function clientAddressKey(ctx: AppContext, address: string | null | undefined): string | undefined {

@@ -18,7 +18,7 @@ const COLLECT = 'site:metrics-collect';
 const COLLECTED = 'site:metrics-collected';
 
 /** How long the primary waits for the workers' registries, and a worker for the primary's answer (a little more). */
-export const COLLECT_TIMEOUT_MS = 2000;
+const COLLECT_TIMEOUT_MS = 2000;
 
 /** One registry's metrics as getMetricsAsJSON() gives them (plain data: it crosses the IPC channel). */
 type MetricJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];

@@ -20,8 +20,8 @@ import { newSetupCode } from './setup-code.js';
 /** The message a worker receives when the primary stops it (app.ts runs its graceful stop). */
 export const STOP_MESSAGE = 'site:stop';
 /** A worker's round trip to the primary (its graceful stop: lib/graceful-stop.ts). */
-export const PING_MESSAGE = 'site:ping';
-export const PONG_MESSAGE = 'site:pong';
+const PING_MESSAGE = 'site:ping';
+const PONG_MESSAGE = 'site:pong';
 /** The message that opens the drain window in every worker: the probes answer 503, requests are served. */
 export const DRAIN_MESSAGE = 'site:drain';
 

@@ -8,9 +8,9 @@ import Joi from 'joi';
 import { ConfigError, parseDuration, parseHstsMaxAge, parseRateLimit, parseTrustProxy, type RateLimitBudget, type TrustProxySetting } from './config-values.js';
 import { projectRoot } from './paths.js';
 
-export { ConfigError, parseRateLimit, parseTrustProxy, type RateLimitBudget, type TrustProxySetting };
+export { ConfigError };
 
-export const RATE_LIMITED_OPERATIONS = [
+const RATE_LIMITED_OPERATIONS = [
   'login',
   'register',
   'forgot_password',

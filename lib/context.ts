@@ -21,7 +21,7 @@ import { createUploadStore, type UploadStore } from './upload-storage.js';
 import { createViews } from './views.js';
 
 /** Facts an application learns once and keeps for its lifetime. */
-export interface AppMemo {
+interface AppMemo {
   /** Set once the first account exists: that answer never changes back. */
   accountExists: boolean;
   /** A hash compared against when an address is unknown, so that costs the same time. */

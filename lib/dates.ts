@@ -18,7 +18,7 @@ export interface FrenchDates {
   relative: (value: DateInput, now: Date | number) => string;
 }
 
-export function toDate(value: DateInput): Date | undefined {
+function toDate(value: DateInput): Date | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;

@@ -14,7 +14,7 @@ export interface RunningDatabase {
   stop(): Promise<void>;
 }
 
-export const EMBEDDED_DEFAULT_PORT = 54329;
+const EMBEDDED_DEFAULT_PORT = 54329;
 
 // The package is optional (`npm ci --omit=optional` leaves it out on a server with
 // DATABASE_URL), so the build must not need its types: its name is a variable, which tsc

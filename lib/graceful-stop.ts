@@ -25,7 +25,7 @@ import type { Logger } from './logger.js';
  * covers that on a loaded machine and stays far below the stop's own limit (10 s). A
  * socket idle that long is closed, as keepAliveTimeout would close it.
  */
-export const IDLE_GRACE_MS = 1000;
+const IDLE_GRACE_MS = 1000;
 
 const QUIET_TURNS = 2;
 const QUIET_MS = 20;

@@ -17,11 +17,11 @@ import { lazyRequire } from './lazy-require.js';
 const promClient = lazyRequire<typeof PromClient>('prom-client');
 
 /** What one request accumulates while it runs (SQL statements issued on the app's pool). */
-export interface RequestTally {
+interface RequestTally {
   statements: number;
 }
 
-export interface PoolStats {
+interface PoolStats {
   inUse: number;
   idle: number;
   /** Acquires waiting for a connection. */
@@ -29,7 +29,7 @@ export interface PoolStats {
   max: number;
 }
 
-export type MailOutcome = 'sent' | 'failed';
+type MailOutcome = 'sent' | 'failed';
 export type HashOperation = 'hash' | 'verify';
 
 export interface Metrics {

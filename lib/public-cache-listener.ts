@@ -14,7 +14,7 @@
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
-export const PUBLIC_CHANGES_CHANNEL = 'site_public_changes';
+const PUBLIC_CHANGES_CHANNEL = 'site_public_changes';
 
 /** A notification's payload (migration pages/20261124000500_pages_public_notify). */
 export interface PublicChange {
@@ -37,7 +37,7 @@ export interface PublicChange {
 const ids = (value: unknown): number[] | undefined => (Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id)) : undefined);
 
 /** A payload as sent by the triggers; anything unreadable means "everything". */
-export function parseChange(payload: string | undefined): PublicChange {
+function parseChange(payload: string | undefined): PublicChange {
   try {
     const raw = JSON.parse(payload ?? '') as Record<string, unknown>;
     if (!raw || typeof raw !== 'object' || raw.all === true) return { all: true };

@@ -74,7 +74,7 @@ const MAX_ENTRY_SHARE = 1 / 8;
 const WRITE_STATEMENT = /^\s*(commit|insert|update|delete|truncate|merge)\b|\b(insert\s+into|delete\s+from|update\s+"?\w+"?\s+set)\b/i;
 
 /** `"…"`: the body's SHA-256, 128 bits of it in base64url. */
-export function strongEtag(body: Buffer | string): string {
+function strongEtag(body: Buffer | string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
 

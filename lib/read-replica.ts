@@ -20,13 +20,13 @@ import type { Logger } from './logger.js';
 import type { PublicCache } from './public-cache.js';
 
 /** How long a public read waits for the replica to catch up before reading the primary. */
-export const REPLICA_WAIT_MS = 200;
+const REPLICA_WAIT_MS = 200;
 const POLL_MS = 10;
 /** After a failed statement on the replica, public reads use the primary this long before trying it again. */
-export const REPLICA_RETRY_MS = 5000;
+const REPLICA_RETRY_MS = 5000;
 
 /** `16/B374D848` → a comparable number (a WAL position is 64 bits). */
-export function parseLsn(lsn: string | null | undefined): bigint | undefined {
+function parseLsn(lsn: string | null | undefined): bigint | undefined {
   const match = /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/.exec(lsn ?? '');
   return match ? (BigInt('0x' + match[1]) << 32n) + BigInt('0x' + match[2]) : undefined;
 }

@@ -6,8 +6,8 @@ import Joi from 'joi';
 import { textMessages } from './messages.js';
 
 export const MAX_ID = 2_147_483_647;
-export const MAX_PAGE_SIZE = 200;
-export const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
+const DEFAULT_PAGE_SIZE = 50;
 
 // A lone surrogate: a high one not followed by a low one, or a low one not after a high one.
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL refuses
@@ -47,7 +47,7 @@ export const personName = text().trim().min(1).max(100);
 // The policy (8 characters, 72 bytes) is checked by the model with its own message.
 export const password = text().min(1).max(1000);
 // Letters, digits, space, `_`, `.`, `-`: what the role screen has always allowed.
-export const ROLE_NAME_PATTERN = /^[\p{L}\p{N}_ .-]+$/u;
+const ROLE_NAME_PATTERN = /^[\p{L}\p{N}_ .-]+$/u;
 export const roleName = text().trim().min(1).max(64).pattern(ROLE_NAME_PATTERN);
 // What the screens show for a role («Administrateur»): any text, unique whatever its case.
 export const roleLabel = text().trim().min(1).max(100);

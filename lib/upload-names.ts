@@ -8,7 +8,7 @@ export const UPLOAD_FOLDER = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const FILE = /^[a-f0-9]{32}\.(png|jpg|webp)$/;
 
 /** Content-Type served for each stored extension (only what storeImage writes). */
-export const SERVED_CONTENT_TYPES: Record<string, string> = {
+const SERVED_CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.webp': 'image/webp',

@@ -6,7 +6,7 @@ import { lazyRequire } from './lazy-require.js';
 // Needed by the session lists, not by a start or a public page.
 const uaParser = lazyRequire<typeof Parser>('ua-parser-js');
 
-export const deviceMessages = {
+const deviceMessages = {
   unknownDevice: 'Appareil inconnu',
   unknownBrowser: 'Navigateur inconnu',
   on: (browser: string, system: string) => `${browser} sur ${system}`,

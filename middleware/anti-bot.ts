@@ -14,8 +14,8 @@ import { UserFacingError } from '../lib/errors.js';
 import { lazyLocal } from './csrf.js';
 import { antiBotMessage, tooFastMessage } from '../lib/messages.js';
 
-export const ANTI_BOT_MIN_AGE_MS = 1500;
-export const ANTI_BOT_MAX_AGE_MS = 10 * 60_000;
+const ANTI_BOT_MIN_AGE_MS = 1500;
+const ANTI_BOT_MAX_AGE_MS = 10 * 60_000;
 /** The code of a form sent before ANTI_BOT_MIN_AGE_MS: its re-render keeps the passwords typed. */
 export const FORM_TOO_FAST = 'form_too_fast';
 

@@ -16,8 +16,8 @@ import { createCrossSiteRefusal } from './cross-site.js';
 import { csrfMessage } from '../lib/messages.js';
 
 /** The cookie's name over HTTP; `__Host-` prefixed in production over HTTPS (lib/cookie-names.ts). */
-export const CSRF_COOKIE = 'site.csrf';
-export const CSRF_FIELD = '_csrf';
+const CSRF_COOKIE = 'site.csrf';
+const CSRF_FIELD = '_csrf';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -19,7 +19,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { warnOnce, type AppContext } from '../lib/context.js';
 import { HOST_REFUSED_TEXT } from '../lib/messages.js';
 
-export const HOST_REFUSED_WARNING = 'host-check:refused';
+const HOST_REFUSED_WARNING = 'host-check:refused';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };

@@ -19,7 +19,7 @@ declare global {
 }
 
 /** The route label of a request that no row, asset or probe took (404s, refusals before any row). */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * Gives each request an id (answered in X-Request-Id and in every error) and, when it

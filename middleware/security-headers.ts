@@ -5,7 +5,7 @@ import type { Config } from '../lib/config.js';
 // The browser features no page of the site uses, turned off for the site and anything
 // it embeds: a script that slipped in could not ask for them. Only features Chromium and
 // Firefox know (an unknown one is a console warning on every page).
-export const PERMISSIONS_POLICY = [
+const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'camera=()',
   'display-capture=()',

@@ -131,7 +131,10 @@ function createSessionUserLoader(ctx: AppContext): RequestHandler {
   };
 }
 
-/** In-process equivalent of SPEC getSession(): the logged-in user of this request, or null. */
+/**
+ * In-process equivalent of SPEC getSession(): the logged-in user of this request, or null.
+ * @public (the specification's API, for modules)
+ */
 export function getSession(req: Request): { user: SessionUser; id: string } | null {
   return req.user ? { user: req.user, id: req.sessionID } : null;
 }
@@ -182,7 +185,7 @@ export async function logInSession(
   });
 }
 
-export async function destroyRequestSession(req: Request): Promise<void> {
+async function destroyRequestSession(req: Request): Promise<void> {
   if (!req.session) return;
   await promisify((done) => req.session.destroy(done));
   req.user = undefined;

@@ -7,7 +7,7 @@ import { ValidationError } from '../lib/errors.js';
 import type { AuditEventRow } from '../lib/tables.js';
 import { auditMessages } from '../lib/messages.js';
 
-export interface AuditActor {
+interface AuditActor {
   id: number;
   name: string;
 }
@@ -103,7 +103,7 @@ function encodeCursor(id: number): string {
 }
 
 /** The id a cursor carries; a cursor this code did not produce is a 400. */
-export function decodeCursor(cursor: string): number {
+function decodeCursor(cursor: string): number {
   const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const match = /^a1\.([1-9][0-9]{0,15})$/.exec(text);
   const id = match ? Number(match[1]) : NaN;

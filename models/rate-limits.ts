@@ -7,7 +7,7 @@ import type { AppContext } from '../lib/context.js';
 
 const TABLE = 'app_auth_rate_limits';
 // Expired rows are swept at most this often per application, by the statement that counts a hit.
-export const SWEEP_INTERVAL_MS = 10 * 60_000;
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 const UPSERT = `INSERT INTO ${TABLE} (key, hits, reset_at) VALUES (?, 1, ?)
   ON CONFLICT (key) DO UPDATE SET
@@ -38,20 +38,20 @@ export async function incrementCounter(ctx: AppContext, key: string, windowMs: n
   return { totalHits: Number(row.hits), resetTime: new Date(row.reset_at) };
 }
 
-export async function readCounter(ctx: AppContext, key: string): Promise<ClientRateLimitInfo | undefined> {
+async function readCounter(ctx: AppContext, key: string): Promise<ClientRateLimitInfo | undefined> {
   const row = await ctx.db(TABLE).where({ key }).andWhere('reset_at', '>', ctx.clock.now()).first('hits', 'reset_at');
   return row ? { totalHits: Number(row.hits), resetTime: new Date(row.reset_at) } : undefined;
 }
 
-export async function decrementCounter(ctx: AppContext, key: string): Promise<void> {
+async function decrementCounter(ctx: AppContext, key: string): Promise<void> {
   await ctx.db(TABLE).where({ key }).andWhere('hits', '>', 0).decrement('hits', 1);
 }
 
-export async function deleteCounter(ctx: AppContext, key: string): Promise<void> {
+async function deleteCounter(ctx: AppContext, key: string): Promise<void> {
   await ctx.db(TABLE).where({ key }).delete();
 }
 
-export async function deleteCountersWithPrefix(ctx: AppContext, prefix: string): Promise<void> {
+async function deleteCountersWithPrefix(ctx: AppContext, prefix: string): Promise<void> {
   await ctx
     .db(TABLE)
     .whereLike('key', `${prefix.replace(/[\\%_]/g, '\\$&')}%`)

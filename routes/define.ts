@@ -23,7 +23,7 @@ export type Access =
   /** Auth level 'admin': admin.access AND this permission. */
   | { permission: string };
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** What a handler receives: validated (and converted) input, the request and the context. */
 export interface Call<P = Record<string, never>, Q = Record<string, never>, B = Record<string, never>> {
@@ -193,9 +193,4 @@ export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, r
     ];
     router[row.method](paths, ...(chain as RequestHandler[]));
   }
-}
-
-/** Passes to the next middleware: a placeholder step for surfaces that add none. */
-export function noStep(_req: Request, _res: Response, next: NextFunction): void {
-  next();
 }

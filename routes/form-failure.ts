@@ -23,7 +23,7 @@ const MAX_ECHOED_LENGTH = 5000;
  * `keepPasswords`: the password fields too, for the one re-render of a form refused for
  * having been sent too soon (middleware/anti-bot.ts), whose person typed them a moment ago.
  */
-export function echoedValues(body: unknown, options: { keepPasswords?: boolean } = {}): Record<string, unknown> {
+function echoedValues(body: unknown, options: { keepPasswords?: boolean } = {}): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   if (!body || typeof body !== 'object') return values;
   for (const [key, value] of Object.entries(body)) {
@@ -46,7 +46,7 @@ function formNameOf(spec: FormSpec, call: AnyCall): string | undefined {
   return typeof spec.name === 'function' ? spec.name(call) : spec.name;
 }
 
-export function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf?: Csrf) {
+function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf?: Csrf) {
   return async function formFailureHandler(error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> {
     // A form sent after its session expired: kept for after the login (routes/lost-session.ts).
     if (error instanceof UnauthenticatedError && res.locals.lostSession && csrf && !res.headersSent) {

@@ -18,7 +18,7 @@ import { SESSION_COOKIE } from '../middleware/session.js';
 import { DRAFT_LIFETIME_MS, keepFormDraft, takeFormDraft } from '../models/form-drafts.js';
 import { authMessagesForGuards, restoredMessage } from '../lib/messages.js';
 
-export const FORM_DRAFT_COOKIE = 'site.form';
+const FORM_DRAFT_COOKIE = 'site.form';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

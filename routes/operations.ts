@@ -20,7 +20,7 @@ function quietLog(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-export const operationRoutes: AnyRoute[] = [
+const operationRoutes: AnyRoute[] = [
   route({ method: 'get', path: '/healthz', access: 'public', handler: showLiveness }),
   route({ method: 'get', path: '/readyz', access: 'public', handler: showReadiness }),
   route({ method: 'get', path: '/metrics', access: 'public', handler: showMetrics }),

@@ -3,7 +3,7 @@
 import type { AppContext } from '../lib/context.js';
 import { pruneAuditLog } from '../models/audit-prune.js';
 
-export const AUDIT_PRUNE_CHECK_MS = 3_600_000;
+const AUDIT_PRUNE_CHECK_MS = 3_600_000;
 
 /** Starts the hourly check (the first at once); returns the function that stops it. */
 export function startAuditRetention(ctx: AppContext): () => void {

@@ -15,11 +15,11 @@ import { checkPassword } from '../models/auth/credentials.js';
 import { authMessages } from '../models/auth/messages.js';
 import { incrementCounter } from '../models/rate-limits.js';
 
-export const CURRENT_PASSWORD_ADDRESS_PREFIX = 'current_password:';
-export const CURRENT_PASSWORD_ACCOUNT_PREFIX = 'current_password_account:';
+const CURRENT_PASSWORD_ADDRESS_PREFIX = 'current_password:';
+const CURRENT_PASSWORD_ACCOUNT_PREFIX = 'current_password_account:';
 
 /** The error a wrong current password gives (400, shown next to the `current_password` field). */
-export function currentPasswordWrongError(): UserFacingError {
+function currentPasswordWrongError(): UserFacingError {
   return new UserFacingError(authMessages.currentPasswordWrong, {
     code: 'current_password_wrong',
     details: [{ field: 'current_password', message: authMessages.currentPasswordWrong }],

@@ -11,10 +11,10 @@ import type { PageCatalog } from '../models/pages/catalog.js';
 import { readRenderFacts, type NavigationLink } from '../models/pages/navigation.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
 
-export const HTML_TYPE = 'text/html; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** What a rendered page shows, so that a cache can tell when it goes stale. */
-export interface PageShows {
+interface PageShows {
   /** The page whose content it is (none for the list of root pages). */
   page?: number;
   /** The page and its ancestors, from the root down: their place, address or visibility matter. */
@@ -36,7 +36,7 @@ export interface RenderedPage {
 }
 
 /** The banner of a preview link: which revision, in which state, until when. */
-export interface PreviewBanner {
+interface PreviewBanner {
   revision: number;
   state: string;
   expiresAt: Date;

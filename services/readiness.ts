@@ -8,7 +8,7 @@ import type { AppContext } from '../lib/context.js';
 import { migrationDirectories, pendingMigrations } from '../lib/migrations.js';
 
 /** How long the database may take to answer a probe's statement. */
-export const READINESS_TIMEOUT_MS = 1000;
+const READINESS_TIMEOUT_MS = 1000;
 
 export interface ReadinessChecks {
   /** 'stopping' once the graceful stop began. */

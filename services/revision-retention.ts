@@ -3,7 +3,7 @@
 import type { AppContext } from '../lib/context.js';
 import { pruneRevisions } from '../models/pages/revision-prune.js';
 
-export const REVISION_PRUNE_CHECK_MS = 3_600_000;
+const REVISION_PRUNE_CHECK_MS = 3_600_000;
 
 /** Starts the hourly check (the first at once); returns the function that stops it. */
 export function startRevisionRetention(ctx: AppContext): () => void {

@@ -13,7 +13,7 @@ import { anyPageDue, claimDuePages, clearSchedule } from '../models/pages/schedu
 
 export const SCHEDULE_CHECK_MS = 1000;
 /** Pages published per transaction; more due pages wait for the next check (a second). */
-export const SCHEDULE_BATCH = 20;
+const SCHEDULE_BATCH = 20;
 
 export interface ScheduledOutcome {
   published: number[];

@@ -28,7 +28,7 @@ import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 import { verifyCurrentPassword } from './current-password.js';
 import { noticeInBackground } from './mail-policy.js';
 
-export const SECOND_FACTOR_ACCOUNT_PREFIX = 'second_factor_account:';
+const SECOND_FACTOR_ACCOUNT_PREFIX = 'second_factor_account:';
 
 /** The account acting on itself, for the audit log (at the second step the origin has no user yet). */
 function actingOf(origin: Origin, user: { id: number; name: string }) {

@@ -3,7 +3,7 @@
 // with four text blocks. Written straight with pg (no model checks), ids in level order.
 import pg from 'pg';
 
-export const MAX_DEPTH = 20;
+const MAX_DEPTH = 20;
 
 export interface SeededTree {
   /** Slug paths (without the leading `/`) of a leaf at depth 20 and of its ancestors at depth 1 and 5. */

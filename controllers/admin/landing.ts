@@ -20,7 +20,7 @@ const TARGET_PERMISSIONS: Record<string, string> = {
   role: 'roles.view',
 };
 
-export interface NextStep {
+interface NextStep {
   label: string;
   href: string;
   done: boolean;
@@ -29,7 +29,7 @@ export interface NextStep {
 }
 
 /** The first steps the viewer may take, each marked done from the counts. */
-export function nextSteps(counts: SiteCounts, can: (permission: string) => boolean): NextStep[] {
+function nextSteps(counts: SiteCounts, can: (permission: string) => boolean): NextStep[] {
   const steps: NextStep[] = [];
   if (can('pages.manage')) {
     const done = counts.pages.total > 0;

@@ -7,10 +7,7 @@ import Joi from 'joi';
 import type { AppContext } from '../../lib/context.js';
 import { idParam } from '../../lib/schema-primitives.js';
 import { validateValue } from '../../lib/validation.js';
-import type { FormLocals } from '../../routes/define.js';
 import { adminTitles } from './messages.js';
-
-export type { FormLocals };
 
 /** What a screen needs to render: a route's call, or any object holding the three. */
 export interface ScreenCall {
@@ -29,7 +26,7 @@ export function pathId(call: { params: Record<string, unknown> }, name = 'id'): 
   return validateValue<Record<string, number>>(Joi.object({ [name]: idParam.required() }), { [name]: value })[name];
 }
 
-export interface NavEntry {
+interface NavEntry {
   href: string;
   label: string;
   current: boolean;
@@ -55,7 +52,7 @@ function sectionOrder(ctx: AppContext): string[] {
  * The entries the user may open: admin.access and the screen's permission. Built from
  * what the modules registered, so it costs no query.
  */
-export function navigationFor(ctx: AppContext, req: Request): NavEntry[] {
+function navigationFor(ctx: AppContext, req: Request): NavEntry[] {
   const held = new Set(req.user?.permissions ?? []);
   const path = req.originalUrl.split('?')[0];
   const entries: NavEntry[] = [];

@@ -18,7 +18,7 @@ import { twoFactorStatus } from '../../models/auth/two-factor.js';
 import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
 import { outboxFolder } from '../../services/mail-policy.js';
 
-export const USERS_PAGE_SIZE = 25;
+const USERS_PAGE_SIZE = 25;
 
 interface RoleOption {
   value: string | number;

@@ -14,7 +14,7 @@ import { callerOf, wholeList } from './caller.js';
 type None = Record<string, never>;
 
 /** Where a browser lands after following the confirmation link (the profile page reads the flag). */
-export const EMAIL_CHANGE_LANDING = { confirmed: '/account?email_change=confirmed', invalid: '/account?email_change=invalid' };
+const EMAIL_CHANGE_LANDING = { confirmed: '/account?email_change=confirmed', invalid: '/account?email_change=invalid' };
 
 // PUT /app/api/users/profile {name}
 export async function updateProfileHandler({ ctx, req, res, body }: Call<None, None, { name: string }>): Promise<void> {

@@ -5,7 +5,7 @@ import { idParam, text } from '../../lib/schema-primitives.js';
 import { auditQueryMessages } from './messages.js';
 
 export const AUDIT_PAGE_SIZE = 50;
-export const AUDIT_MAX_PAGE_SIZE = 200;
+const AUDIT_MAX_PAGE_SIZE = 200;
 
 export interface AuditQuery {
   actor_id?: number;

@@ -11,7 +11,7 @@ import { answerRedirect } from './render.js';
 import type { FirstRunBody } from './schemas.js';
 
 /** The hidden field by which the first-run form names itself (views/auth/first-run.njk). */
-export const FIRST_RUN_FORM = { field: '_form', value: 'first-run' } as const;
+const FIRST_RUN_FORM = { field: '_form', value: 'first-run' } as const;
 
 function isFirstRunForm(req: Request): boolean {
   return ((req.body ?? {}) as Record<string, unknown>)[FIRST_RUN_FORM.field] === FIRST_RUN_FORM.value;

@@ -18,7 +18,7 @@ import { authPageMessages } from './messages.js';
 import { answerRedirect, renderAuthPage, safeNextPath } from './render.js';
 import type { PageQuery } from './schemas.js';
 
-export const SECOND_FACTOR_COOKIE = 'site.2fa';
+const SECOND_FACTOR_COOKIE = 'site.2fa';
 
 function pendingToken(ctx: AppContext, req: Request): string | undefined {
   const token = readCookie(req, cookieName(ctx.config, req, SECOND_FACTOR_COOKIE));

@@ -14,7 +14,7 @@ import { genericMessages } from '../../lib/messages.js';
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /** Whether an Authorization header carries exactly this bearer token. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
+function bearerMatches(header: string | undefined, token: string): boolean {
   const presented = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1] ?? '';
   return timingSafeEqual(digest(presented), digest(token));
 }

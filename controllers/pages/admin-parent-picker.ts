@@ -9,7 +9,7 @@ import { parentCandidates, placesOf, type PagePlace } from '../../models/pages/a
 import type { AnyCall, Call } from '../../routes/define.js';
 import type { TreeOptions } from './admin-screens-tree.js';
 
-export interface ParentChoice {
+interface ParentChoice {
   id: number;
   title: string;
   path: string;
@@ -34,7 +34,7 @@ export const parentSearchField = text().trim().max(200).allow('');
 export const candidatesQuery = Joi.object<{ q: string; exclude?: number }>({ q: parentSearchField.default(''), exclude: idParam });
 
 /** `parent_q` of the page form's URL; a re-render after a refused POST has none. */
-export function parentSearchOf(call: AnyCall): string {
+function parentSearchOf(call: AnyCall): string {
   const value: unknown = (call.query as { parent_q?: unknown }).parent_q;
   return typeof value === 'string' ? value.trim().slice(0, 200) : '';
 }

@@ -10,7 +10,7 @@ import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { redirectScreenMessages, pageScreenTitles } from './messages.js';
 
-export const REDIRECTS_PAGE_SIZE = 50;
+const REDIRECTS_PAGE_SIZE = 50;
 
 export interface RedirectListQuery {
   path?: string;

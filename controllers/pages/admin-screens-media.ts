@@ -12,7 +12,7 @@ import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { mediaScreenMessages, pageScreenTitles } from './messages.js';
 
-export const MEDIA_PAGE_SIZE = 48;
+const MEDIA_PAGE_SIZE = 48;
 
 export interface MediaForm {
   alt: string;

@@ -47,7 +47,7 @@ export function treeHref(open: number | null, page = 1, anchor?: number): string
   return `/admin/pages${search ? `?${search}` : ''}${anchor ? `#page-${anchor}` : ''}`;
 }
 
-export interface NodeView extends TreeRow {
+interface NodeView extends TreeRow {
   path: string;
   /** An ancestor is private: the site does not show this page. */
   hiddenAbove: boolean;
@@ -60,7 +60,7 @@ export interface NodeView extends TreeRow {
   children?: LevelView;
 }
 
-export interface LevelView {
+interface LevelView {
   parentId: number | null;
   nodes: NodeView[];
   total: number;

@@ -18,7 +18,7 @@ function daysIn(year: number, month: number): number {
 }
 
 /** An ISO date and time that exists on the calendar, as a Date; null otherwise. */
-export function parseDateTime(value: string): Date | null {
+function parseDateTime(value: string): Date | null {
   const match = ISO_DATE_TIME.exec(value.trim());
   if (!match) return null;
   const [, year, month, day, hour, minute, second = '0', offset] = match;

@@ -6,9 +6,9 @@
 import type { Call } from '../../routes/define.js';
 import { absoluteUrl } from '../../services/pages-rendering.js';
 
-export const ROBOTS_CLOSED_PATHS = ['/admin', '/auth', '/account', '/app/api'] as const;
+const ROBOTS_CLOSED_PATHS = ['/admin', '/auth', '/account', '/app/api'] as const;
 
-export function robotsText(baseUrl: string): string {
+function robotsText(baseUrl: string): string {
   const lines = ['User-agent: *'];
   for (const path of ROBOTS_CLOSED_PATHS) lines.push(`Disallow: ${path}$`, `Disallow: ${path}?`, `Disallow: ${path}/`);
   lines.push('', `Sitemap: ${absoluteUrl(baseUrl, '/sitemap.xml')}`, '');

@@ -9,8 +9,6 @@ import { seoSchema } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import type { PageInput, PagePatch, Visibility } from '../../models/pages/pages.js';
 
-export { idParams } from '../../lib/schema-primitives.js';
-
 const visibility = text().valid('public', 'private');
 
 function pageFields(catalog: PageCatalog) {

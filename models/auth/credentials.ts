@@ -8,7 +8,7 @@ export const CREDENTIAL_PROVIDER = 'credential';
  * costs the same time as a wrong password (no enumeration by timing). The hash is
  * made once per application.
  */
-export async function burnPasswordCheck(ctx: AppContext, password: string): Promise<false> {
+async function burnPasswordCheck(ctx: AppContext, password: string): Promise<false> {
   const dummy = (ctx.memo.dummyHash ??= ctx.hasher.hash('timing-equaliser-never-a-real-password').catch((error: unknown) => {
     // A failed hash (threads shutting down) must not stay remembered.
     ctx.memo.dummyHash = undefined;

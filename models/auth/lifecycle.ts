@@ -16,8 +16,6 @@ import { revokeAllUserSessions } from './sessions.js';
 import { findUserById, type User } from './users.js';
 import { lifecycleMessages } from './messages.js';
 
-export const SUSPENSION_REASON_MAX = 500;
-
 function actorOf(caller: Caller): { actor: { id: number; name: string }; ip: string | null } {
   return { actor: { id: caller.id, name: caller.name }, ip: caller.ip ?? null };
 }

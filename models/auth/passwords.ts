@@ -1,10 +1,10 @@
 import { ValidationError } from '../../lib/errors.js';
 import { authMessages } from './messages.js';
 
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 // bcrypt reads only the first 72 bytes: a longer password is refused rather than
 // silently truncated (see docs/decisions.md).
-export const PASSWORD_MAX_BYTES = 72;
+const PASSWORD_MAX_BYTES = 72;
 
 /** Throws a ValidationError on the given field when the password breaks the policy. */
 export function assertPasswordPolicy(password: string, field = 'password'): void {

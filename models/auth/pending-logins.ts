@@ -8,7 +8,7 @@ import type { AppContext } from '../../lib/context.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
 
 export const PENDING_LOGIN_LIFETIME_MS = 5 * 60 * 1000;
-export const PENDING_LOGIN_MAX_ATTEMPTS = 5;
+const PENDING_LOGIN_MAX_ATTEMPTS = 5;
 
 export interface PendingLogin {
   userId: number;

@@ -55,7 +55,7 @@ export async function listRoles(ctx: AppContext, page: { limit: number; offset: 
   return { items: rows, total: Number(total?.count ?? 0) };
 }
 
-export async function findRole(ctx: AppContext, id: number): Promise<Role | undefined> {
+async function findRole(ctx: AppContext, id: number): Promise<Role | undefined> {
   const { rows } = await ctx.db.raw<{ rows: Role[] }>(`SELECT ${ROLE_COLUMNS} FROM app_auth_roles r WHERE r.id = ?`, [id]);
   return rows[0];
 }

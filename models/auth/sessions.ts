@@ -29,7 +29,7 @@ function idleSince(ctx: AppContext): Date {
 const TABLE = 'app_auth_sessions';
 
 /** What this product keeps in a session besides express-session's cookie data. */
-export interface SiteSessionData {
+interface SiteSessionData {
   userId?: number;
   ip?: string;
   userAgent?: string;

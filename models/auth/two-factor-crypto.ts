@@ -15,7 +15,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** The AES-256 key of the stored secrets for this SESSION_SECRET. */
-export function deriveSecretKey(sessionSecret: string): Buffer {
+function deriveSecretKey(sessionSecret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', sessionSecret, Buffer.alloc(0), INFO, 32));
 }
 

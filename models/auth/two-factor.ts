@@ -15,12 +15,12 @@ import { ConflictError, UserFacingError } from '../../lib/errors.js';
 import { decryptSecret, encryptSecret } from './two-factor-crypto.js';
 import { twoFactorMessages } from './messages.js';
 
-export const TOTP_PERIOD_SECONDS = 30;
-export const TOTP_DIGITS = 6;
-export const TOTP_WINDOW = 1;
+const TOTP_PERIOD_SECONDS = 30;
+const TOTP_DIGITS = 6;
+const TOTP_WINDOW = 1;
 export const RECOVERY_CODE_COUNT = 10;
 /** A setup not confirmed within this time must start again (a new secret, the password again). */
-export const PENDING_SETUP_LIFETIME_MS = 15 * 60 * 1000;
+const PENDING_SETUP_LIFETIME_MS = 15 * 60 * 1000;
 /** 16 signs of a 32-sign alphabet: 80 random bits, shown as XXXX-XXXX-XXXX-XXXX. */
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const RECOVERY_LENGTH = 16;
@@ -69,7 +69,7 @@ function matchingStep(ctx: AppContext, secret: string, code: string): number | u
 }
 
 /** What a person types: spaces and dashes ignored, case ignored. */
-export function normalizeCode(code: string): string {
+function normalizeCode(code: string): string {
   return code.replace(/[\s-]/g, '').toUpperCase();
 }
 
@@ -204,10 +204,4 @@ export async function removeTwoFactor(tx: AppContext, userId: number): Promise<b
   await tx.db('app_auth_recovery_codes').where({ user_id: userId }).delete();
   await tx.db('app_auth_pending_logins').where({ user_id: userId }).delete();
   return removed.some((row) => row.enabled_at !== null);
-}
-
-/** Whether two-step verification is on (read on the row locked by the caller's transaction, or plainly). */
-export async function isTwoFactorEnabled(ctx: AppContext, userId: number): Promise<boolean> {
-  const row = await ctx.db('app_auth_two_factor').where({ user_id: userId }).first('enabled_at');
-  return Boolean(row?.enabled_at);
 }

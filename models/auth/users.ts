@@ -102,7 +102,7 @@ export async function countUsers(ctx: AppContext): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-export async function roleIdByName(ctx: AppContext, name: string): Promise<number | undefined> {
+async function roleIdByName(ctx: AppContext, name: string): Promise<number | undefined> {
   const row = await ctx.db('app_auth_roles').where({ name }).first('id');
   return row?.id;
 }

@@ -9,7 +9,7 @@ import { slugify } from './slugs.js';
 /** A guard for the walks up: moves refuse cycles, so this is never reached in practice. */
 const MAX_WALK = 1000;
 /** The parent search looks at this many matches (by title) before leaving out the page's own subtree. */
-export const CANDIDATE_SCAN = 200;
+const CANDIDATE_SCAN = 200;
 
 export interface TreeRow {
   id: number;

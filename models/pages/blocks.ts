@@ -30,7 +30,7 @@ export function safeHref(value: unknown): string | null {
 }
 
 /** A link field: empty, or a safe href (stored trimmed). */
-export function hrefField(max = 2000, message: string = blockMessages.hrefInvalid): Joi.StringSchema {
+function hrefField(max = 2000, message: string = blockMessages.hrefInvalid): Joi.StringSchema {
   return text()
     .max(max)
     .allow('')
@@ -56,7 +56,7 @@ export interface BlockField {
 }
 
 /** How the block editor (HTML forms, no JavaScript) edits a type. */
-export interface BlockEditor {
+interface BlockEditor {
   fields: BlockField[];
   /** The form's fields as submitted (strings), labelled for the messages. */
   form: Joi.ObjectSchema;
@@ -81,7 +81,7 @@ export interface BlockType {
 const FORM_TEXT = (max: number, label: string) => text().trim().max(max).allow('').default('').label(label);
 
 /** What the public site renders and the editor offers. */
-export const BUILT_IN_BLOCK_TYPES: readonly BlockType[] = Object.freeze<BlockType[]>([
+const BUILT_IN_BLOCK_TYPES: readonly BlockType[] = Object.freeze<BlockType[]>([
   {
     type: 'heading',
     label: 'Intertitre',
@@ -216,7 +216,7 @@ interface Entry {
 }
 
 /** A stored block as a template may receive it, or why it is not rendered. */
-export type BlockView = { block: Block } | { skipped: 'unknown' | 'invalid' | 'empty'; type: string; reason?: string };
+type BlockView = { block: Block } | { skipped: 'unknown' | 'invalid' | 'empty'; type: string; reason?: string };
 
 /** Distinct stored blocks whose check an app keeps (see view()). */
 const CHECKED_VIEWS_MAX = 10_000;

@@ -18,12 +18,9 @@ import {
   REVISIONS_TABLE,
   type PageContent,
   type RevisionRowRead,
-  type RevisionState,
 } from './revision-store.js';
 import { checkBlocks, checkRootSlug, checkSeo, checkSlug, checkTemplate, cleanTitle, fieldError, parseCreatedAt } from './rules.js';
 import { PAGES_TABLE } from './schema.js';
-
-export { RevisionConflictError } from '../../lib/errors.js';
 
 /** A pending draft: the page's content as the draft holds it. */
 export interface Draft extends PageContent {
@@ -280,5 +277,3 @@ export async function cancelSchedule(ctx: AppContext, pageId: number, actor: Act
     });
   });
 }
-
-export type { RevisionState };

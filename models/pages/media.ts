@@ -37,7 +37,7 @@ const MEDIA_COLUMNS: Array<keyof MediaRow> = [
 // What enrichment adds to an image block; only the server ever sets these.
 const MEDIA_FIELDS = ['url', 'alt', 'caption'] as const;
 
-export function mediaUrl(filename: string): string {
+function mediaUrl(filename: string): string {
   return UPLOADS_URL_PREFIX + filename;
 }
 

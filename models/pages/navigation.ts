@@ -27,7 +27,7 @@ export interface RenderFacts {
   navigation: NavigationLink[];
 }
 
-export const HOME_LINK_TITLE = 'Accueil';
+const HOME_LINK_TITLE = 'Accueil';
 
 /**
  * The navigation and the freshness of a page being rendered, in one statement, read

@@ -30,7 +30,6 @@ import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
 
 export type { Block } from './blocks.js';
-export { TITLE_MAX_LENGTH } from './rules.js';
 export { deletePage } from './page-delete.js';
 
 export type Visibility = 'public' | 'private';
@@ -73,7 +72,7 @@ export interface PagePatch extends Partial<PageInput> {
   created_at?: string;
 }
 
-export const PAGE_COLUMNS: Array<keyof PageRow> = [
+const PAGE_COLUMNS: Array<keyof PageRow> = [
   'id',
   'parent_id',
   'title',
@@ -92,7 +91,7 @@ export const PAGE_COLUMNS: Array<keyof PageRow> = [
   'scheduled_at',
   'scheduled_by',
 ];
-export const SUMMARY_COLUMNS = PAGE_COLUMNS.filter((column) => column !== 'blocks' && column !== 'seo');
+const SUMMARY_COLUMNS = PAGE_COLUMNS.filter((column) => column !== 'blocks' && column !== 'seo');
 const COPY_SUFFIX = ' (copie)';
 // Serialises moves so that two concurrent moves cannot build a cycle between them.
 const TREE_MOVE_LOCK = 'app_pages_tree_move';
@@ -128,7 +127,7 @@ export async function assertMediaExist(tx: AppContext, blocks: Block[]): Promise
   if (details.length) throw new ValidationError(pageMessages.mediaMissing, { details });
 }
 
-export async function findPageById(ctx: AppContext, id: number): Promise<Page | undefined> {
+async function findPageById(ctx: AppContext, id: number): Promise<Page | undefined> {
   return ctx.db(PAGES_TABLE).where({ id }).first(PAGE_COLUMNS);
 }
 

@@ -18,7 +18,7 @@ import { PAGES_TABLE } from './schema.js';
 
 export const PREVIEW_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** The site path of previews: a slug has no `_`, so no page can take it. */
-export const PREVIEW_PATH_PREFIX = '/_apercu/';
+const PREVIEW_PATH_PREFIX = '/_apercu/';
 const SIGNATURE_CONTEXT = 'site page preview v1';
 const TOKEN_PATTERN = /^(\d{1,10})\.(\d{1,10})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 

@@ -92,7 +92,7 @@ export async function resolvePublishedPage(ctx: AppContext, segments: string[]):
 }
 
 /** The public base path of a page (`/a/b`), or null if it is missing or not public. */
-export async function publicPathOf(ctx: AppContext, pageId: number): Promise<string | null> {
+async function publicPathOf(ctx: AppContext, pageId: number): Promise<string | null> {
   return (await publicPlaceOf(ctx, pageId))?.path ?? null;
 }
 

@@ -12,10 +12,10 @@ import { PAGES_TABLE } from './schema.js';
 import { isReservedRootSlug } from './slugs.js';
 import { redirectMessages } from './messages.js';
 
-export const REDIRECTS_TABLE = 'app_page_redirects';
+const REDIRECTS_TABLE = 'app_page_redirects';
 const WALK_LIMIT = 256;
 
-export type RedirectKind = 'manual' | 'automatic';
+type RedirectKind = 'manual' | 'automatic';
 
 export interface Redirect {
   id: number;
@@ -64,7 +64,7 @@ export async function findRedirect(ctx: AppContext, path: string): Promise<Redir
 }
 
 /** `a/b`, `/a/b/` → `/a/b`; anything but slugs, or a root the site keeps, is a 400 on `field`. */
-export function normalizeRedirectPath(value: string, field = 'from'): { path: string; segments: string[] } {
+function normalizeRedirectPath(value: string, field = 'from'): { path: string; segments: string[] } {
   const segments = value
     .trim()
     .replace(/^\/+|\/+$/g, '')
@@ -127,7 +127,7 @@ export async function listRedirects(ctx: AppContext, options: ListRedirectsOptio
   return { items: rows.map(toRedirect), total };
 }
 
-export async function getRedirect(ctx: AppContext, id: number): Promise<Redirect> {
+async function getRedirect(ctx: AppContext, id: number): Promise<Redirect> {
   const { rows } = await ctx.db.raw<{ rows: RedirectListRow[] }>(
     `SELECT r.id, r.path, r.page_id, r.kind, r.created_by, r.created_at, p.title AS page_title, app_pages_path_of(r.page_id) AS page_path
      FROM ${REDIRECTS_TABLE} r LEFT JOIN ${PAGES_TABLE} p ON p.id = r.page_id

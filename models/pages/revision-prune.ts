@@ -38,7 +38,7 @@ export async function pruneRevisions(ctx: AppContext, keepDrafts: number): Promi
 }
 
 /** The deletion alone, without the daily claim (tests and the claim's transaction). */
-export async function deleteSurplusDrafts(ctx: AppContext, keepDrafts: number, now: Date): Promise<number> {
+async function deleteSurplusDrafts(ctx: AppContext, keepDrafts: number, now: Date): Promise<number> {
   const result = await ctx.db.raw<{ rowCount: number }>(
     `WITH stretched AS (
        SELECT id, page_id, number, published,

@@ -159,5 +159,3 @@ export async function lockPageWithDraft(
       : contentOf(Object.fromEntries(CONTENT_COLUMNS.map((column) => [column, row[`draft_${column}`]])) as Pick<PageRow, (typeof CONTENT_COLUMNS)[number]>);
   return { page, draft };
 }
-
-export type { PageRevisionRow };

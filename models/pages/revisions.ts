@@ -7,9 +7,8 @@ import { CONTENT_COLUMNS, contentOf, REVISIONS_TABLE, revisionState, type PageCo
 import { PAGES_TABLE } from './schema.js';
 
 export { restoreRevision } from './drafts.js';
-export type { PageContent, RevisionState } from './revision-store.js';
 
-export interface RevisionAuthor {
+interface RevisionAuthor {
   id: number;
   name: string;
 }

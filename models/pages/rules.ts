@@ -11,7 +11,7 @@ import { isReservedRootSlug, isValidSlug } from './slugs.js';
 
 export const TITLE_MAX_LENGTH = 300;
 /** created_at may not be older than this year (nothing older fits a web page). */
-export const CREATED_AT_MIN_YEAR = 1970;
+const CREATED_AT_MIN_YEAR = 1970;
 
 export function fieldError(name: string, message: string): ValidationError {
   return new ValidationError(message, { details: [{ field: name, message }] });

@@ -22,7 +22,7 @@ export function slugify(title: string): string {
 }
 
 /** Cuts at a hyphen when it can, so a long slug does not end mid-word or with `-`. */
-export function truncateSlug(slug: string, max = SLUG_MAX_LENGTH): string {
+function truncateSlug(slug: string, max = SLUG_MAX_LENGTH): string {
   if (slug.length <= max) return slug;
   const cut = slug.slice(0, max);
   const lastHyphen = cut.lastIndexOf('-');

@@ -11,9 +11,9 @@ export interface PageTemplate {
   listsChildren?: boolean;
 }
 
-export const TEMPLATE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const TEMPLATE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-export const BUILT_IN_TEMPLATES: readonly PageTemplate[] = Object.freeze([
+const BUILT_IN_TEMPLATES: readonly PageTemplate[] = Object.freeze([
   { name: 'default', label: 'Page standard', view: 'site/templates/default.njk' },
   { name: 'section', label: 'Rubrique (liste des sous-pages)', view: 'site/templates/section.njk', listsChildren: true },
 ]);

@@ -22,10 +22,10 @@ import { mountRoutes, originOf, type AnyRoute, type FormSpec, type Surface } fro
 import { apiMessages } from '../../lib/messages.js';
 
 /** Largest JSON body accepted (documented in docs/decisions.md); larger → 413. */
-export const JSON_BODY_LIMIT = '100kb';
+const JSON_BODY_LIMIT = '100kb';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const API_WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+const API_WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 function isWrite(row: AnyRoute): boolean {
   return row.method !== 'get';

@@ -17,8 +17,6 @@ import {
   token,
 } from '../../lib/schema-primitives.js';
 
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, idParams } from '../../lib/schema-primitives.js';
-
 export interface Page {
   limit: number;
   offset: number;

@@ -8,7 +8,7 @@ import { idParams } from '../../lib/schema-primitives.js';
 import { route, type AnyRoute } from '../define.js';
 import * as schemas from './schemas.js';
 
-export const PROFILE_PICTURE_FIELD = 'picture';
+const PROFILE_PICTURE_FIELD = 'picture';
 
 export const profileApiRoutes: AnyRoute[] = [
   route({ method: 'put', path: '/users/profile', access: 'user', body: schemas.profileBody, handler: profile.updateProfileHandler }),

@@ -12,8 +12,8 @@ import { mediaApiRoutes } from './media.js';
 import { redirectApiRoutes } from './redirects.js';
 import { revisionApiRoutes } from './revisions.js';
 
-export const VIEW = { permission: 'pages.view' } as const;
-export const MANAGE = { permission: 'pages.manage' } as const;
+const VIEW = { permission: 'pages.view' } as const;
+const MANAGE = { permission: 'pages.manage' } as const;
 
 export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
   return [

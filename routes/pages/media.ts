@@ -7,7 +7,7 @@ import { route, type AnyRoute } from '../define.js';
 
 const MANAGE = { permission: 'pages.manage' } as const;
 
-export const MEDIA_PATH = '/admin/media';
+const MEDIA_PATH = '/admin/media';
 
 export function mediaApiRoutes(): AnyRoute[] {
   return [

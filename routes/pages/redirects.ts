@@ -6,7 +6,7 @@ import { route, type AnyRoute } from '../define.js';
 const VIEW = { permission: 'pages.view' } as const;
 const MANAGE = { permission: 'pages.manage' } as const;
 
-export const REDIRECTS_PATH = '/admin/redirects';
+const REDIRECTS_PATH = '/admin/redirects';
 
 export function redirectApiRoutes(): AnyRoute[] {
   return [

@@ -12,7 +12,7 @@ export interface LoadRequest {
   body?: string;
 }
 
-export interface LoadTally {
+interface LoadTally {
   answered: number;
   answeredAfterSignal: number;
   /** Answers that said `Connection: close` (the server's stop). */

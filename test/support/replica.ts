@@ -14,7 +14,7 @@ import pg from 'pg';
 import { freePort } from '../../lib/embedded-postgres.js';
 import { projectRoot } from '../../lib/paths.js';
 
-export type ReplicaMethod = 'pg_basebackup' | 'backup-copy';
+type ReplicaMethod = 'pg_basebackup' | 'backup-copy';
 
 export interface PostgresBinaries {
   bin: string;

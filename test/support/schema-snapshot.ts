@@ -164,7 +164,10 @@ export async function readSchemaSnapshot(knex: Knex): Promise<SchemaSnapshot> {
   };
 }
 
-/** The snapshot as written to SNAPSHOT_FILE: two-space JSON and a final newline. */
+/**
+ * The snapshot as written to SNAPSHOT_FILE: two-space JSON and a final newline.
+ * @public (loaded at run time by scripts/schema-snapshot.ts)
+ */
 export function formatSnapshot(snapshot: SchemaSnapshot): string {
   return JSON.stringify(snapshot, null, 2) + '\n';
 }
@@ -174,7 +177,10 @@ export function scratchKnex(url: string): Knex {
   return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
 }
 
-/** Creates an empty database on the server of `adminUrl`, migrates it to the latest version, reads it, drops it. */
+/**
+ * Creates an empty database on the server of `adminUrl`, migrates it to the latest version, reads it, drops it.
+ * @public (loaded at run time by scripts/schema-snapshot.ts)
+ */
 export async function snapshotOfFreshDatabase(adminUrl: string, name: string): Promise<SchemaSnapshot> {
   const knex = scratchKnex(await createScratchDatabase(adminUrl, name));
   try {

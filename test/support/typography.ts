@@ -21,10 +21,10 @@ const NBSP = '\u00a0\u202f';
  * Texts that a specification fixes word for word, straight apostrophe included
  * (SPEC "Errors": the login answer to an unverified account). They are read as fixed.
  */
-export const FIXED_TEXTS = ["Le courriel de ce compte n'a pas été vérifié."];
+const FIXED_TEXTS = ["Le courriel de ce compte n'a pas été vérifié."];
 
 /** Imperatives (2nd person plural) and second-person words a screen must not address to its reader. */
-export const IMPERATIVES = [
+const IMPERATIVES = [
   'connectez-vous',
   'reconnectez-vous',
   'inscrivez-vous',

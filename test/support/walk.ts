@@ -30,7 +30,7 @@ export type Who = 'owner' | 'member' | 'visitor';
 export const BROWSER_LOCALE = 'fr-FR';
 
 /** A real picture for the media library (a clay-coloured gradient, 640 × 360 PNG), so thumbnails and pages show something. */
-export function samplePng(width = 640, height = 360): Buffer {
+function samplePng(width = 640, height = 360): Buffer {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
