@@ -52,9 +52,8 @@ export async function suspendUser(ctx: AppContext, caller: Caller, id: number, r
     await assertNotLastAdministrator(tx, target);
     const suspendedReason = reason?.trim() || null;
     await tx.db('app_auth_users').where({ id }).update({ suspended_at: tx.clock.now(), suspended_reason: suspendedReason, updated_at: tx.db.fn.now() });
+    // Also ends any login waiting for its second factor (revokeAllUserSessions).
     const closed = await revokeAllUserSessions(tx, id);
-    // A login waiting for its second factor would otherwise still open a session.
-    await tx.db('app_auth_pending_logins').where({ user_id: id }).delete();
     await recordAudit(tx, {
       ...actorOf(caller),
       action: 'user.suspended',

@@ -354,8 +354,15 @@ export async function revokeUserSession(ctx: AppContext, userId: number, publicI
   return deleted > 0;
 }
 
-/** Revokes every session of the user, or every one but `exceptSid`. Returns the count. */
+/**
+ * Revokes every session of the user, or every one but `exceptSid`. Returns the count.
+ * A login waiting for its second factor (app_auth_pending_logins) ends with them: it is
+ * a session about to open, and whatever closes the sessions (a password changed by
+ * anyone, a reset, a suspension, «close the other sessions») must not leave a browser
+ * that typed the old password one code away from a new one.
+ */
 export async function revokeAllUserSessions(ctx: AppContext, userId: number, options: { exceptSid?: string } = {}): Promise<number> {
+  await ctx.db('app_auth_pending_logins').where({ user_id: userId }).delete();
   const query = ctx.db(TABLE).where({ user_id: userId });
   if (options.exceptSid) query.whereNot({ sid: options.exceptSid });
   return query.delete();

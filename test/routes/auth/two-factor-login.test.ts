@@ -5,7 +5,9 @@ import type request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { incrementCounter } from '../../../models/rate-limits.js';
 import { useAppWithSmtp, type App } from '../../support/app.js';
-import { makeRole, makeUser, PASSWORD } from '../../support/fixtures.js';
+import { setUserPassword } from '../../../models/auth/admin-users.js';
+import { replaceOwnPassword } from '../../../models/auth/profile.js';
+import { logIn, makeRole, makeUser, PASSWORD } from '../../support/fixtures.js';
 import { FormClient, useFakeClock } from '../../support/form-client.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 import { enrolTwoFactor, totpAt, totpNow } from '../../support/two-factor.js';
@@ -233,6 +235,54 @@ describe('/auth/2fa: the second step of a login', () => {
     expect(response.body.error).to.include('pour ce compte');
     expect(Number(response.headers['retry-after'])).to.be.above(0);
     expect(await sessionCount(user.id)).to.equal(0);
+  });
+
+  describe('a password changed while a login waits for its code', () => {
+    const NEW_PASSWORD = 'a brand new passphrase';
+
+    async function refusedAfter(change: (user: { id: number; email: string }) => Promise<void>) {
+      const { user, secret } = await enrolledUser();
+      const client = new FormClient(app, clock);
+      await passwordStep(client, 'ada@example.com', true);
+      expect(await ctx.db('app_auth_pending_logins').where({ user_id: user.id })).to.have.length(1);
+      await change(user);
+      expect(await ctx.db('app_auth_pending_logins').where({ user_id: user.id })).to.have.length(0);
+      const response = await submitCode(client, totpNow(ctx, secret), true);
+      expect(response.status).to.equal(401);
+      expect(response.body).to.include({ success: false, code: 'second_factor_expired' });
+      return user;
+    }
+
+    it('ends the pending login when an administrator sets the password', async () => {
+      const user = await refusedAfter(async (target) => {
+        const admin = await makeUser(ctx, { email: 'root@example.com', name: 'Root', permissions: ['admin.access', 'users.manage', 'users.view'] });
+        await setUserPassword(ctx, { id: admin.id, name: admin.name, permissions: ['admin.access', 'users.manage', 'users.view'], ip: null }, target.id, NEW_PASSWORD);
+      });
+      expect(await sessionCount(user.id)).to.equal(0);
+    });
+
+    it('ends the pending login when the password is reset from its emailed link', async () => {
+      const user = await refusedAfter(async () => {
+        const browser = new FormClient(app, clock);
+        expect((await browser.submit('/auth/forgot', { email: 'ada@example.com' })).status).to.equal(200);
+        const link = smtp.linkIn(await smtp.waitForMessage('ada@example.com'), '/auth/reset');
+        const reset = await browser.submit(
+          '/auth/reset',
+          { email: 'ada@example.com', token: link.searchParams.get('token')!, newPassword: NEW_PASSWORD },
+          { from: `${link.pathname}${link.search}` },
+        );
+        expect(reset.status).to.equal(303);
+      });
+      expect(await sessionCount(user.id)).to.equal(0);
+    });
+
+    it('ends the pending login when the owner changes the password from another session, which stays open', async () => {
+      const user = await refusedAfter(async (owner) => {
+        const other = await logIn(ctx, owner);
+        await replaceOwnPassword(ctx, { id: owner.id, name: 'Ada', ip: null }, { newPassword: NEW_PASSWORD, keepSid: other.sid });
+      });
+      expect(await sessionCount(user.id)).to.equal(1);
+    });
   });
 
   it('opens no session for an account suspended between the password and the code', async () => {
