@@ -14,6 +14,7 @@ import { assertAnotherAdministrator, assertCanManage, lockUser } from './admin-r
 import { ADMIN_ROLE, type Caller } from './roles.js';
 import { revokeAllUserSessions } from './sessions.js';
 import { findUserById, type User } from './users.js';
+import { voidTokensOfUser } from './verifications.js';
 import { lifecycleMessages } from './messages.js';
 
 function actorOf(caller: Caller): { actor: { id: number; name: string }; ip: string | null } {
@@ -39,7 +40,8 @@ async function assertNotLastAdministrator(tx: AppContext, target: { id: number; 
 
 /**
  * POST /app/api/users/:id/suspend: the account keeps its data; every session (and any
- * login waiting for its second factor) closes in the same transaction, and its logins
+ * login waiting for its second factor) closes and every emailed link of the account is
+ * voided in the same transaction, and its logins
  * are refused («Ce compte est suspendu.», said only
  * after the right password). A second suspension is a 409.
  */
@@ -54,11 +56,15 @@ export async function suspendUser(ctx: AppContext, caller: Caller, id: number, r
     await tx.db('app_auth_users').where({ id }).update({ suspended_at: tx.clock.now(), suspended_reason: suspendedReason, updated_at: tx.db.fn.now() });
     // Also ends any login waiting for its second factor (revokeAllUserSessions).
     const closed = await revokeAllUserSessions(tx, id);
+    // Every emailed link of the account dies with the suspension (a reset, an invitation,
+    // an address confirmation): a link sent before must not change the password or
+    // finish the setup of an account that is shut. A restored account asks for new ones.
+    const linksVoided = await voidTokensOfUser(tx, id);
     await recordAudit(tx, {
       ...actorOf(caller),
       action: 'user.suspended',
       target: userTarget(target),
-      details: { reason: suspendedReason, sessions_closed: closed },
+      details: { reason: suspendedReason, sessions_closed: closed, links_voided: linksVoided },
     });
     return (await findUserById(tx, id))!;
   });

@@ -17,7 +17,8 @@ function invalidLink(): UserFacingError {
 /** A new verification token for an unverified account, or undefined (caller answers the same). */
 export async function resendEmailVerification(ctx: AppContext, email: string): Promise<{ user: User; token: string } | undefined> {
   const user = await findUserByEmail(ctx, email);
-  if (!user || user.email_verified) return undefined;
+  // A suspended account gets no link: answered as an unknown address.
+  if (!user || user.email_verified || user.suspended_at !== null) return undefined;
   const { token } = await issueToken(ctx, 'email_verification', user);
   return { user, token };
 }
@@ -31,10 +32,12 @@ export async function verifyEmail(ctx: AppContext, email: string, token: string)
   });
 }
 
-/** A reset token when the account exists, or undefined (caller answers the same). */
+/** A reset token when the account exists and is not suspended, or undefined (caller answers the same). */
 export async function requestPasswordReset(ctx: AppContext, email: string): Promise<{ user: User; token: string } | undefined> {
   const user = await findUserByEmail(ctx, email);
-  if (!user) return undefined;
+  // A suspended account gets no link: answered as an unknown address (the answer is
+  // the same either way, and nothing is sent).
+  if (!user || user.suspended_at !== null) return undefined;
   const { token } = await issueToken(ctx, 'password_reset', user);
   return { user, token };
 }

@@ -61,9 +61,16 @@ export async function consumeToken(ctx: AppContext, kind: TokenKind, identifier:
     .where({ kind, token_hash: hashToken(token) })
     .andWhere('expires_at', '>', ctx.clock.now());
   if (identifier !== undefined) query.andWhere({ identifier: normalizeEmail(identifier) });
+  // A suspended account's links open nothing, even one issued after the suspension.
+  query.whereNotIn('user_id', ctx.db('app_auth_users').whereNotNull('suspended_at').select('id'));
   const [row] = await query.delete().returning(['user_id', 'identifier', 'payload']);
   if (!row) return undefined;
   return { userId: row.user_id, identifier: row.identifier, payload: row.payload ?? {} };
+}
+
+/** Deletes every pending link of the account (suspension); returns how many there were. */
+export async function voidTokensOfUser(ctx: AppContext, userId: number): Promise<number> {
+  return ctx.db('app_auth_verifications').where({ user_id: userId }).delete();
 }
 
 /** Tells whether a token would be accepted, without consuming it (to pre-check a form). */
@@ -72,6 +79,7 @@ export async function isTokenValid(ctx: AppContext, kind: TokenKind, identifier:
     .db('app_auth_verifications')
     .where({ kind, token_hash: hashToken(token), identifier: normalizeEmail(identifier) })
     .andWhere('expires_at', '>', ctx.clock.now())
+    .whereNotIn('user_id', ctx.db('app_auth_users').whereNotNull('suspended_at').select('id'))
     .first('id');
   return Boolean(row);
 }

@@ -57,7 +57,7 @@ describe('account lifecycle (/app/api/users)', () => {
       const [event, ...more] = await events('user.suspended');
       expect(more).to.have.length(0);
       expect(event).to.include({ actor_id: admin.id, actor_name: 'Alice Admin', target_type: 'user', target_id: String(target.id), target_label: 'Bruno' });
-      expect(event.details).to.deep.equal({ reason: 'Comportement abusif', sessions_closed: 2 });
+      expect(event.details).to.deep.equal({ reason: 'Comportement abusif', sessions_closed: 2, links_voided: 0 });
       // The caller's own session is untouched.
       expect(await sessionsOf(admin.id)).to.have.length(1);
     });
@@ -90,6 +90,51 @@ describe('account lifecycle (/app/api/users)', () => {
       const next = await request(app).get('/app/api/users/profile/sessions').set('Cookie', session.cookie);
       expect(next.status).to.equal(401);
       expect(await sessionsOf(target.id)).to.have.length(0);
+    });
+
+    it('voids the links sent before (reset, invitation), and /auth/forgot then answers as for an unknown address and sends nothing', async () => {
+      const admin = await caller(ctx, { role: 'admin' });
+      const target = await makeUser(ctx, { email: 'bruno@example.com', name: 'Bruno' });
+      const hashBefore = (await ctx.db('app_auth_accounts').where({ user_id: target.id }).first())!.password_hash;
+      const browser = new FormClient(app, clock);
+      expect((await browser.submit('/auth/forgot', { email: 'bruno@example.com' })).status).to.equal(200);
+      const resetLink = smtp.linkIn(await smtp.waitForMessage('bruno@example.com'), '/auth/reset');
+      const invited = await request(app).post('/app/api/users').set('Cookie', admin.cookie).send({ email: 'guest@example.com', name: 'Guest' });
+      expect(invited.status).to.equal(201);
+      const setupLink = smtp.linkIn(await smtp.waitForMessage('guest@example.com'), '/auth/setup');
+
+      for (const id of [target.id, invited.body.id as number]) {
+        expect((await request(app).post(`/app/api/users/${id}/suspend`).set('Cookie', admin.cookie).send({})).status).to.equal(200);
+      }
+      expect(await ctx.db('app_auth_verifications').whereIn('user_id', [target.id, invited.body.id as number])).to.have.length(0);
+      const [bruno] = await events('user.suspended');
+      expect(bruno.details).to.deep.include({ links_voided: 1 });
+
+      const reset = await browser.submit(
+        '/auth/reset',
+        { email: 'bruno@example.com', token: resetLink.searchParams.get('token')!, newPassword: 'a brand new password' },
+        { json: true, from: '/auth/reset' },
+      );
+      expect(reset.status).to.equal(400);
+      expect(reset.body).to.include({ success: false, code: 'invalid_token' });
+      expect((await ctx.db('app_auth_accounts').where({ user_id: target.id }).first())!.password_hash).to.equal(hashBefore);
+      const setup = await browser.submit(
+        '/auth/setup',
+        { email: 'guest@example.com', token: setupLink.searchParams.get('token')!, newPassword: 'a brand new password', confirmPassword: 'a brand new password' },
+        { json: true, from: '/auth/setup' },
+      );
+      expect(setup.status).to.equal(400);
+      expect(setup.body).to.include({ success: false, code: 'invalid_token' });
+      expect(await ctx.db('app_auth_accounts').where({ user_id: invited.body.id as number })).to.have.length(0);
+
+      smtp.clear();
+      const suspended = await browser.submit('/auth/forgot', { email: 'bruno@example.com' }, { json: true });
+      const unknown = await browser.submit('/auth/forgot', { email: 'nobody@example.com' }, { json: true });
+      expect(suspended.status).to.equal(200);
+      expect(suspended.body).to.deep.equal(unknown.body);
+      await ctx.background.settle();
+      expect(smtp.messages).to.have.length(0);
+      expect(await ctx.db('app_auth_verifications').where({ user_id: target.id })).to.have.length(0);
     });
 
     it('ends a login waiting for its second factor', async () => {
