@@ -19,6 +19,13 @@ const RATE_LIMITED_OPERATIONS = [
   'verify_email',
   'resend_verification',
   'api',
+  // /auth/2fa, per client address (its own counter: a sign-in with a code is two POSTs).
+  'second_factor',
+  // Per account, every client address together, counting failures only (services/sign-in-guard.ts).
+  'login_account',
+  'login_account_daily',
+  'second_factor_account',
+  'second_factor_account_daily',
 ] as const;
 export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
 
@@ -33,6 +40,11 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitedOperation, string> = {
   verify_email: '10/1h',
   resend_verification: '5/1h',
   api: '300/5m',
+  second_factor: '10/15m',
+  login_account: '10/15m',
+  login_account_daily: '50/1d',
+  second_factor_account: '10/15m',
+  second_factor_account_daily: '30/1d',
 };
 
 export const UPLOAD_STORAGE_KINDS = ['disk', 'database'] as const;

@@ -143,6 +143,23 @@ export class Mailer {
     return this.sendLogged('two-factor-reset', email, { email, link: this.link('account/2fa', {}) });
   }
 
+  /**
+   * UnusualSignInEmail («Tentatives de connexion inhabituelles»): an account's budget of
+   * wrong passwords or wrong codes is spent (services/sign-in-guard.ts); at most once a day.
+   */
+  unusualSignIn(email: string, stage: 'password' | 'second_factor', failures: number): Promise<void> {
+    return this.sendLogged('unusual-sign-in', email, { email, stage, failures, link: this.link('auth/forgot', { email }) });
+  }
+
+  /**
+   * AccountExistsEmail («Un compte existe déjà avec cette adresse»): someone signed up
+   * with the address of an account; a reset link instead of a verification link (none
+   * for a suspended account).
+   */
+  accountExists(email: string, resetToken: string | undefined): Promise<void> {
+    return this.sendLogged('account-exists', email, { email, link: resetToken ? this.link('auth/reset', { email, token: resetToken }) : undefined });
+  }
+
   /** Where messages go when SMTP_URL is unset. */
   outboxDirectory(): string | undefined {
     return this.config.smtpUrl ? undefined : path.join(this.config.dataDir, 'outbox');

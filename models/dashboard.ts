@@ -63,7 +63,7 @@ export interface RecentChange {
 }
 
 // Sign-ins and sign-outs are not changes to the site.
-const NOT_CHANGES = ['auth.login', 'auth.login_failed', 'auth.logout'];
+const NOT_CHANGES = ['auth.login', 'auth.login_failed', 'auth.logout', 'auth.login_throttled', 'auth.second_factor_failed', 'auth.second_factor_throttled'];
 
 /**
  * The latest changes to targets of the given types (those the viewer may see), newest

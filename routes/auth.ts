@@ -63,14 +63,15 @@ const forms: AnyRoute[] = [
   route({ method: 'post', path: '/reset', access: 'anyone', body: resetSchema, limit: 'reset_password', form: linkForm('reset'), handler: handleReset }),
   route({ method: 'post', path: '/confirm', access: 'anyone', body: confirmSchema, limit: 'verify_email', form: linkForm('confirm'), handler: handleConfirm }),
   route({ method: 'post', path: '/setup', access: 'anyone', body: setupSchema, limit: 'setup_account', form: linkForm('setup'), handler: handleSetup }),
-  // The second step of a login with two-step verification: the login's budget (a code
-  // is guessed like a password), on top of the pending login's own 5 attempts.
+  // The second step of a login with two-step verification: a budget per address of its
+  // own (a sign-in with a code is two POSTs, which must not halve the login's), on top of
+  // the pending login's own 5 attempts and the account's budget of wrong codes.
   route({
     method: 'post',
     path: '/2fa',
     access: 'anyone',
     body: secondFactorSchema,
-    limit: 'login',
+    limit: 'second_factor',
     form: authForm('two-factor', (_call, locals) => ({ ...locals, pending: locals.errorCode !== 'second_factor_expired' })),
     handler: handleSecondFactor,
   }),
@@ -139,8 +140,8 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
       // Every public form spends a budget (rows of one operation share its counters);
       // logout, the one form that is not public, has none.
       // A typo refused by the input's rules gives its hit back (routes/form-failure.ts),
-      // except on login, whose every attempt counts.
-      const limiter = row.limit && createRateLimiter(ctx, row.limit, { refundRefusedInput: row.limit !== 'login' });
+      // except on login and its second step, whose every attempt counts.
+      const limiter = row.limit && createRateLimiter(ctx, row.limit, { refundRefusedInput: row.limit !== 'login' && row.limit !== 'second_factor' });
       const publicForm = limiter ? [limiter, antiBot.refuseBots] : [];
       if (row !== firstRun) return [formReached, ...csrf.protection, ...publicForm];
       // A first-run form from a tab opened before the account existed is refused before

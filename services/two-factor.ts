@@ -9,8 +9,7 @@ import type { Origin } from '../lib/origin.js';
 import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { assertCanManage, assertNotSelf, lockUser } from '../models/auth/admin-rules.js';
 import { authMessages, twoFactorServiceMessages, twoFactorMessages } from '../models/auth/messages.js';
-import { incrementCounter } from '../models/rate-limits.js';
-import { rateLimitedError } from '../lib/rate-limit-refusal.js';
+import { budgetSpentUntil, budgetSubject, spendSignInBudget } from '../models/auth/sign-in-budgets.js';
 import { consumePendingLogin, lockPendingLogin, spendPendingAttempt } from '../models/auth/pending-logins.js';
 import type { Caller } from '../models/auth/roles.js';
 import {
@@ -27,8 +26,7 @@ import {
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 import { verifyCurrentPassword } from './current-password.js';
 import { noticeInBackground } from './mail-policy.js';
-
-const SECOND_FACTOR_ACCOUNT_PREFIX = 'second_factor_account:';
+import { accountBudgetRefusal, recordTrip } from './sign-in-guard.js';
 
 /** The account acting on itself, for the audit log (at the second step the origin has no user yet). */
 function actingOf(origin: Origin, user: { id: number; name: string }) {
@@ -120,30 +118,47 @@ export type SecondStepOutcome = { status: 'done'; user: SessionUser; next: strin
  * The second step of a login: the pending login of this browser's token (live, with
  * attempts left) and a code of its account. The right code consumes the pending login
  * (single use); a wrong one spends an attempt, committed even though the answer is a
- * refusal, and the fifth ends it.
+ * refusal, and the fifth ends it. Wrong codes also spend the account's budget, shared by
+ * every address and pending login (services/sign-in-guard.ts): each is audited
+ * (`auth.second_factor_failed`), and the one that spends the budget too
+ * (`auth.second_factor_throttled`, the owner told by email). Right codes spend nothing.
+ * `knownDevice`: the account this browser has signed in to before, which a spent
+ * budget does not slow down.
  */
-export async function completeSecondStep(ctx: AppContext, origin: Origin, token: string | undefined, code: string): Promise<SecondStepOutcome> {
+export async function completeSecondStep(
+  ctx: AppContext,
+  origin: Origin,
+  token: string | undefined,
+  code: string,
+  knownDevice?: number,
+): Promise<SecondStepOutcome> {
   const outcome = await inTransaction(ctx, async (tx) => {
     const pending = token ? await lockPendingLogin(tx, token) : undefined;
     if (!pending || !token) return { status: 'gone' as const };
-    // Every code counts against the account's budget too (the login's), so someone who
-    // has the password and rotates addresses and pending logins still gets few guesses.
-    const { max, windowMs } = tx.config.rateLimits.login;
-    const budget = await incrementCounter(tx, SECOND_FACTOR_ACCOUNT_PREFIX + String(pending.userId), windowMs);
-    if (budget.totalHits > max) return { status: 'limited' as const, resetMs: budget.resetTime?.getTime() ?? tx.clock.nowMs() + windowMs };
+    const subject = budgetSubject('second_factor', pending.userId);
+    const until = await budgetSpentUntil(tx, 'second_factor', subject);
+    if (until && knownDevice !== pending.userId) return { status: 'limited' as const, until };
     const user = await findSessionUser(tx, pending.userId);
     const kind = user ? await useSecondFactor(tx, pending.userId, code) : undefined;
-    if (!user || !kind) return { status: 'wrong' as const, left: await spendPendingAttempt(tx, token) };
+    if (!user || !kind) {
+      const left = await spendPendingAttempt(tx, token);
+      const { failures, tripped } = await spendSignInBudget(tx, 'second_factor', subject);
+      if (user)
+        await recordAudit(tx, { actor: null, ip: origin.ip, action: 'auth.second_factor_failed', target: userTarget(user), details: { attempts_left: left } });
+      const notify = tripped ? await recordTrip(tx, origin, 'second_factor', user, failures) : undefined;
+      return { status: 'wrong' as const, left, notify };
+    }
     await consumePendingLogin(tx, token);
     // Suspended between the password and the code: no session (said, as after a password).
     if (user.suspended_at !== null) return { status: 'suspended' as const };
     if (kind === 'recovery') await recordAudit(tx, { ...actingOf(origin, user), action: 'two_factor.recovery_used', target: userTarget(user) });
     return { status: 'done' as const, user, next: pending.next, kind };
   });
+  if (outcome.status === 'wrong') outcome.notify?.();
   if (outcome.status === 'gone' || (outcome.status === 'wrong' && outcome.left === 0)) {
     throw new InvalidCredentialsError(twoFactorServiceMessages.pendingLoginGone, { code: 'second_factor_expired' });
   }
-  if (outcome.status === 'limited') throw rateLimitedError(ctx, new Date(outcome.resetMs), 'account');
+  if (outcome.status === 'limited') throw accountBudgetRefusal(ctx, origin, 'second_factor', outcome.until);
   if (outcome.status === 'suspended') throw new AccountSuspendedError(authMessages.accountSuspended);
   if (outcome.status === 'wrong') {
     const message = twoFactorServiceMessages.wrongCodeLeft(outcome.left);

@@ -3,6 +3,7 @@ import type { Call } from '../../routes/define.js';
 import { logInSession } from '../../middleware/session.js';
 import { completeAccountSetup, resetPassword, verifyEmail } from '../../models/auth/index.js';
 import { findSessionUser } from '../../models/auth/users.js';
+import { rememberDevice } from './known-device.js';
 import { authPageMessages } from './messages.js';
 import { answerRedirect } from './render.js';
 import type { LinkBody, NewPasswordBody } from './schemas.js';
@@ -34,5 +35,6 @@ export async function handleSetup({ ctx, origin, req, res, body }: FormCall<NewP
   if (user.second_factor_enabled) return askSecondFactor(ctx, req, res, user.id, undefined);
   const { permissions, second_factor_enabled, second_factor_required, ...shown } = user;
   await logInSession(req, shown, { via: 'account_setup' }, { flash: authPageMessages.activatedSignedIn });
+  rememberDevice(ctx, req, res, shown.id);
   answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, undefined), { user: shown });
 }

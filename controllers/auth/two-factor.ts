@@ -14,6 +14,7 @@ import { openPendingLogin, PENDING_LOGIN_LIFETIME_MS } from '../../models/auth/p
 import type { SessionUser } from '../../models/auth/users.js';
 import type { Call } from '../../routes/define.js';
 import { completeSecondStep } from '../../services/two-factor.js';
+import { knownDeviceOf, rememberDevice } from './known-device.js';
 import { authPageMessages } from './messages.js';
 import { answerRedirect, renderAuthPage, safeNextPath } from './render.js';
 import type { PageQuery } from './schemas.js';
@@ -55,11 +56,12 @@ export async function showSecondFactor({ ctx, req, res }: Call<Record<string, ne
 
 // POST /auth/2fa {code} — the pending login of this browser and a TOTP or a recovery code.
 export async function handleSecondFactor({ ctx, origin, req, res, body }: Call<Record<string, never>, Record<string, never>, { code: string }>): Promise<void> {
-  const { user, next, kind } = await completeSecondStep(ctx, origin, pendingToken(ctx, req), body.code);
+  const { user, next, kind } = await completeSecondStep(ctx, origin, pendingToken(ctx, req), body.code, knownDeviceOf(ctx, req));
   res.clearCookie(cookieName(ctx.config, req, SECOND_FACTOR_COOKIE), cookieOptions(req));
   // Regenerates the session id: an id planted before login is worthless (fixation).
   // auth.login records which second factor opened it.
   await logInSession(req, user, { second_factor: kind });
+  rememberDevice(ctx, req, res, user.id);
   const { permissions: _permissions, second_factor_enabled: _enabled, second_factor_required: _required, ...shown } = user;
   answerRedirect(req, res, landingOf(user, next), { user: shown });
 }

@@ -3,6 +3,7 @@ import { AccountSuspendedError, EmailNotVerifiedError, InvalidCredentialsError }
 import { recordAudit, userTarget } from '../audit.js';
 import { CREDENTIAL_PROVIDER, verifyPasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
+import { budgetCounters, budgetSubject } from './sign-in-budgets.js';
 import { PERMISSIONS_COLUMN, SECOND_FACTOR_COLUMNS, USER_COLUMNS, USER_FROM, normalizeEmail, type SessionUser } from './users.js';
 
 /**
@@ -10,18 +11,30 @@ import { PERMISSIONS_COLUMN, SECOND_FACTOR_COLUMNS, USER_COLUMNS, USER_FROM, nor
  * and a wrong password take the same time and give the same error. The unverified
  * and suspended states are revealed only to someone who knows the password.
  *
- * One statement reads the user, its permissions (where the login lands depends on
- * them), its two-step verification state (whether a second factor is asked) and its
- * hash; the hash stays in this function.
+ * One statement reads the address's budget of wrong passwords (models/auth/sign-in-budgets.ts),
+ * the user, its permissions (where the login lands depends on them), its two-step
+ * verification state (whether a second factor is asked) and its hash; the hash stays in
+ * this function. A spent budget refuses before any hashing (429 «pour ce compte»),
+ * except for `knownDevice`, the account this browser has signed in to before.
  */
-export async function login(ctx: AppContext, email: string, password: string, ip: string | null = null): Promise<SessionUser> {
-  const { rows } = await ctx.db.raw<{ rows: Array<SessionUser & { password_hash: string | null }> }>(
-    `SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}, a.password_hash
-     FROM ${USER_FROM} LEFT JOIN app_auth_accounts a ON a.user_id = u.id AND a.provider = ?
-     WHERE u.email = ?`,
-    [CREDENTIAL_PROVIDER, normalizeEmail(email)],
+export async function login(ctx: AppContext, email: string, password: string, ip: string | null = null, knownDevice?: number): Promise<SessionUser> {
+  const counters = budgetCounters(ctx, 'password', budgetSubject('password', email));
+  const { rows } = await ctx.db.raw<{ rows: Array<Partial<SessionUser & { password_hash: string | null }> & { spent_until: Date | null }> }>(
+    `WITH budget(key, max) AS (VALUES ${counters.map(() => '(?::varchar, ?::int)').join(', ')}),
+     spent AS (
+       SELECT max(l.reset_at) AS spent_until FROM app_auth_rate_limits l JOIN budget b ON b.key = l.key
+       WHERE l.reset_at > ? AND l.hits >= b.max
+     )
+     SELECT spent.spent_until, found.* FROM spent LEFT JOIN (
+       SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}, a.password_hash
+       FROM ${USER_FROM} LEFT JOIN app_auth_accounts a ON a.user_id = u.id AND a.provider = ?
+       WHERE u.email = ?
+     ) found ON true`,
+    [...counters.flatMap(({ key, max }) => [key, max]), ctx.clock.now(), CREDENTIAL_PROVIDER, normalizeEmail(email)],
   );
-  const row = rows[0];
+  const { spent_until: spentUntil, ...found } = rows[0];
+  const row = found.id === null || found.id === undefined ? undefined : (found as SessionUser & { password_hash: string | null });
+  if (spentUntil && (knownDevice === undefined || row?.id !== knownDevice)) throw new AccountBudgetSpentError(new Date(spentUntil));
   const valid = await verifyPasswordHash(ctx, password, row?.password_hash);
   if (!row || !valid) {
     await recordLoginFailure(ctx, ip, row, 'invalid_credentials');
@@ -38,6 +51,13 @@ export async function login(ctx: AppContext, email: string, password: string, ip
     throw new EmailNotVerifiedError(authMessages.emailUnverified);
   }
   return user;
+}
+
+/** The address's budget of wrong passwords is spent until `until` (the caller answers 429). */
+export class AccountBudgetSpentError extends Error {
+  constructor(readonly until: Date) {
+    super('account budget spent');
+  }
 }
 
 /**

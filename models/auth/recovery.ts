@@ -7,6 +7,7 @@ import { hasCredential, storePasswordHash } from './credentials.js';
 import { authMessages } from './messages.js';
 import { assertPasswordPolicy } from './passwords.js';
 import { revokeAllUserSessions } from './sessions.js';
+import { budgetSubject, clearSignInBudget } from './sign-in-budgets.js';
 import { findUserByEmail, findUserById, markEmailVerified, normalizeEmail, type User } from './users.js';
 import { consumeToken, issueToken } from './verifications.js';
 
@@ -69,6 +70,9 @@ export async function resetPassword(ctx: AppContext, input: ResetPasswordInput, 
     await storePasswordHash(tx, consumed.userId, passwordHash);
     await markEmailVerified(tx, consumed.userId);
     const closed = await revokeAllUserSessions(tx, consumed.userId);
+    // The emailed link proves the owner: the address's budget of wrong passwords is
+    // given back, so a new device is not kept waiting by someone else's guesses.
+    await clearSignInBudget(tx, 'password', budgetSubject('password', consumed.identifier));
     const user = (await findUserById(tx, consumed.userId))!;
     // The link proves the address: the account acts.
     await recordAudit(tx, {

@@ -120,7 +120,12 @@ describe('account lifecycle (/app/api/users)', () => {
       expect((await ctx.db('app_auth_accounts').where({ user_id: target.id }).first())!.password_hash).to.equal(hashBefore);
       const setup = await browser.submit(
         '/auth/setup',
-        { email: 'guest@example.com', token: setupLink.searchParams.get('token')!, newPassword: 'a brand new password', confirmPassword: 'a brand new password' },
+        {
+          email: 'guest@example.com',
+          token: setupLink.searchParams.get('token')!,
+          newPassword: 'a brand new password',
+          confirmPassword: 'a brand new password',
+        },
         { json: true, from: '/auth/setup' },
       );
       expect(setup.status).to.equal(400);

@@ -222,12 +222,11 @@ describe('/auth/2fa: the second step of a login', () => {
     expect(await sessionCount(user.id)).to.equal(1);
   });
 
-  it('counts every code against the account too: over the login budget, 429 «pour ce compte» even from a fresh pending login', async () => {
+  it('counts wrong codes against the account too: once its budget is spent, 429 «pour ce compte» even from a fresh pending login', async () => {
     const { user, secret } = await enrolledUser();
-    // As if earlier guesses had come from other addresses, through other pending logins.
-    for (let guess = 0; guess < ctx.config.rateLimits.login.max; guess++) {
-      await incrementCounter(ctx, `second_factor_account:${user.id}`, ctx.config.rateLimits.login.windowMs);
-    }
+    // As if earlier wrong guesses had come from other addresses, through other pending logins.
+    const { max, windowMs } = ctx.config.rateLimits.second_factor_account;
+    for (let guess = 0; guess < max; guess++) await incrementCounter(ctx, `second_factor_account:${user.id}`, windowMs);
     const client = new FormClient(app, clock);
     await passwordStep(client, 'ada@example.com', true);
     const response = await submitCode(client, totpNow(ctx, secret), true);
@@ -256,7 +255,12 @@ describe('/auth/2fa: the second step of a login', () => {
     it('ends the pending login when an administrator sets the password', async () => {
       const user = await refusedAfter(async (target) => {
         const admin = await makeUser(ctx, { email: 'root@example.com', name: 'Root', permissions: ['admin.access', 'users.manage', 'users.view'] });
-        await setUserPassword(ctx, { id: admin.id, name: admin.name, permissions: ['admin.access', 'users.manage', 'users.view'], ip: null }, target.id, NEW_PASSWORD);
+        await setUserPassword(
+          ctx,
+          { id: admin.id, name: admin.name, permissions: ['admin.access', 'users.manage', 'users.view'], ip: null },
+          target.id,
+          NEW_PASSWORD,
+        );
       });
       expect(await sessionCount(user.id)).to.equal(0);
     });
