@@ -23,13 +23,15 @@ export const authPageTexts: Record<AuthPage, { title: string; description: strin
 };
 
 export const authPageMessages = {
-  registered: 'Le compte est créé. Un lien de vérification a été envoyé au courriel indiqué : il faut l’ouvrir avant la première connexion.',
+  // The same words whether the address was new or already had an account (its owner is
+  // then emailed «Un compte existe déjà avec cette adresse»): true in both cases.
+  registered: 'Un courriel vient d’être envoyé à l’adresse indiquée, avec la suite à donner : son lien est à ouvrir avant la première connexion.',
   registeredMailFailed:
-    'Le compte est créé, mais le courriel de vérification n’a pas pu être envoyé. Un nouveau lien peut être demandé depuis la page de connexion, en s’y connectant.',
+    'Le courriel destiné à l’adresse indiquée n’a pas pu être envoyé. Un nouveau lien peut être demandé depuis la page de connexion, en s’y connectant.',
   forgotAnswer: 'Si un compte correspond à ce courriel, un lien de réinitialisation vient d’y être envoyé. Il reste valable une heure.',
   resendAnswer: 'Si un compte non vérifié correspond à ce courriel, un nouveau lien de vérification vient d’y être envoyé.',
   // Without a mail server (MAIL_OUTBOX): where the message is instead (services/mail-policy.ts).
-  registeredOutbox: `Le compte est créé. Le lien de vérification, à ouvrir avant la première connexion, n’est pas envoyé : ${OUTBOX_FOR_VISITORS}.`,
+  registeredOutbox: `Le courriel destiné à l’adresse indiquée, avec la suite à donner, n’est pas envoyé : ${OUTBOX_FOR_VISITORS}.`,
   forgotAnswerOutbox: `Si un compte correspond à ce courriel, un lien de réinitialisation vient d’être préparé, sans être envoyé : ${OUTBOX_FOR_VISITORS}. Il reste valable une heure.`,
   resendAnswerOutbox: `Si un compte non vérifié correspond à ce courriel, un nouveau lien de vérification vient d’être préparé, sans être envoyé : ${OUTBOX_FOR_VISITORS}.`,
   registrationClosed: 'Les inscriptions sont actuellement fermées.',

@@ -7,7 +7,7 @@ import { authMessages } from './messages.js';
 import { recordAudit, userTarget } from '../audit.js';
 import { assertPasswordPolicy } from './passwords.js';
 import { createSession, type SessionOptions } from './sessions.js';
-import { countUsers, insertUser, type User } from './users.js';
+import { countUsers, findUserByEmail, insertUser, type User } from './users.js';
 import { issueToken } from './verifications.js';
 
 export interface AccountData {
@@ -43,23 +43,39 @@ async function lockUsersTable(tx: AppContext): Promise<void> {
 }
 
 /**
+ * What a sign-up did: a new account and its verification token, or, when the address
+ * already has an account, nothing created and a reset token for its owner (none for a
+ * suspended account, which gets no link). The caller answers both the same way.
+ */
+export type Registration = { kind: 'created'; user: User; verificationToken: string } | { kind: 'existing'; user: User; resetToken: string | undefined };
+
+/**
  * Public registration. The very first account passes even when registration is
  * closed, and becomes administrator; others get the role user. Returns the
- * verification token for the caller to send (the /auth form sends the email).
+ * verification token for the caller to send (the /auth form sends the email). An
+ * address that already has an account is not refused (that would tell anyone which
+ * addresses have accounts): the password is hashed all the same, nothing is created,
+ * `auth.sign_up_existing` is recorded and a reset token is returned for its owner.
  */
-export async function register(ctx: AppContext, data: AccountData): Promise<{ user: User; verificationToken: string }> {
+export async function register(ctx: AppContext, data: AccountData & { ip?: string | null }): Promise<Registration> {
   assertPasswordPolicy(data.password);
   const passwordHash = await ctx.hasher.hash(data.password);
-  const created = await inTransaction(ctx, async (tx) => {
+  const created = await inTransaction(ctx, async (tx): Promise<Registration> => {
     await lockUsersTable(tx);
     const first = (await countUsers(tx)) === 0;
     if (!first && ctx.config.registrationFlag === 'false') {
       throw new ForbiddenError(authMessages.registrationClosed, { code: 'registration_closed' });
     }
+    const existing = await findUserByEmail(tx, data.email);
+    if (existing) {
+      const resetToken = existing.suspended_at === null ? (await issueToken(tx, 'password_reset', existing)).token : undefined;
+      await recordAudit(tx, { actor: null, ip: data.ip ?? null, action: 'auth.sign_up_existing', target: userTarget(existing) });
+      return { kind: 'existing', user: existing, resetToken };
+    }
     const user = await insertUser(tx, { email: data.email, name: data.name, role: first ? 'admin' : 'user', emailVerified: false });
     await storePasswordHash(tx, user.id, passwordHash);
     const { token } = await issueToken(tx, 'email_verification', user);
-    return { user, verificationToken: token };
+    return { kind: 'created', user, verificationToken: token };
   });
   if (!ctx.db.isTransaction) ctx.memo.accountExists = true;
   return created;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AppContext } from '../../lib/context.js';
 import { ForbiddenError } from '../../lib/errors.js';
-import { createUserByAdmin, isRegistrationOpen, register } from '../../models/auth/registration.js';
+import { createUserByAdmin, isRegistrationOpen, register, type Registration } from '../../models/auth/registration.js';
 import { closeTestApp, contextOf, createTestApp, resetData } from '../support/app.js';
 
 const account = (name: string) => ({ email: `${name}@example.com`, password: 'correct horse', name });
@@ -34,7 +34,9 @@ describe('registration openness (APP_AUTH_REGISTRATION)', () => {
         expect(await isRegistrationOpen(flagged)).to.equal(open);
         const attempt = register(flagged, account('newcomer'));
         if (open) {
-          const { user, verificationToken } = await attempt;
+          const registration = await attempt;
+          expect(registration.kind).to.equal('created');
+          const { user, verificationToken } = registration as Extract<Registration, { kind: 'created' }>;
           expect(user.role).to.equal(withUsers ? 'user' : 'admin');
           expect(user.email_verified).to.equal(false);
           expect(verificationToken).to.be.a('string').with.length.greaterThan(40);
@@ -75,13 +77,14 @@ describe('registration openness (APP_AUTH_REGISTRATION)', () => {
       expect(await ctx.db('app_auth_accounts').where({ user_id: user.id }).first()).to.equal(undefined);
     }));
 
-  it('refuses a second account for the same address, whatever its case', async () => {
-    await register(ctx, account('dup'));
-    const error = await register(ctx, { ...account('dup'), email: 'DUP@Example.com' }).then(
-      () => undefined,
-      (caught) => caught,
-    );
-    expect(error?.status).to.equal(409);
+  it('creates no second account for the same address, whatever its case: a reset token for its owner instead', async () => {
+    const { user } = await register(ctx, account('dup'));
+    const again = await register(ctx, { ...account('dup'), email: 'DUP@Example.com' });
+    expect(again.kind).to.equal('existing');
+    expect(again.user.id).to.equal(user.id);
+    const { resetToken } = again as Extract<Registration, { kind: 'existing' }>;
+    expect(resetToken).to.be.a('string');
     expect(await ctx.db('app_auth_users').count({ count: '*' }).first()).to.deep.equal({ count: 1 });
+    expect(await ctx.db('app_auth_verifications').where({ user_id: user.id }).pluck('kind')).to.have.members(['email_verification', 'password_reset']);
   });
 });

@@ -158,7 +158,7 @@ describe('/auth flows', () => {
       const client = new FormClient(app, clock);
       const registered = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword });
       expect(registered.status).to.equal(200);
-      expect(registered.text).to.include('Le compte est créé. Un lien de vérification a été envoyé au courriel indiqué');
+      expect(registered.text).to.include('Un courriel vient d’être envoyé à l’adresse indiquée, avec la suite à donner');
       const email = await smtp.waitForMessage('bob@example.com');
       expect(email.subject).to.equal('Vérification du courriel — Atelier');
       const link = smtp.linkIn(email, '/auth/confirm');
@@ -204,7 +204,7 @@ describe('/auth flows', () => {
       const response = await client.submit('/auth/register', { name: 'Bob', email: 'bob@example.com', password: strongPassword }, { json: true });
       expect(response.status).to.equal(200);
       expect(response.body.success).to.equal(true);
-      expect(response.body.message).to.include('le courriel de vérification n’a pas pu être envoyé');
+      expect(response.body.message).to.include('Le courriel destiné à l’adresse indiquée n’a pas pu être envoyé');
       expect(response.body.message).to.include('page de connexion');
       expect(await ctx.db('app_auth_users').where({ email: 'bob@example.com' }).first()).to.include({ email_verified: false });
     });
@@ -225,11 +225,41 @@ describe('/auth flows', () => {
       expect(confirmed.status).to.equal(303);
     });
 
-    it('refuses a second account on the same address with a message', async () => {
+    it('answers an existing address exactly as a new one (status, page, JSON), creates nothing, and emails its owner a working reset link', async () => {
+      const answerTo = async (email: string, json: boolean) => {
+        const response = await new FormClient(app, clock).submit('/auth/register', { name: 'Bob', email, password: strongPassword }, { json });
+        // The page as anyone sees it, without what differs at every render (form tokens).
+        const page = json ? response.body : response.text.replace(/name="(_csrf|_t)" value="[^"]*"/g, '').replace(/nonce="[^"]*"/g, '');
+        return { status: response.status, page };
+      };
+      const fresh = await answerTo('new@example.com', false);
+      const existing = await answerTo('ADMIN@example.com', false);
+      expect(existing.status).to.equal(200);
+      expect(existing).to.deep.equal({ ...fresh, page: fresh.page.replaceAll('new@example.com', 'ADMIN@example.com') });
+      const freshJson = await answerTo('new2@example.com', true);
+      const existingJson = await answerTo('admin@example.com', true);
+      expect(existingJson).to.deep.equal(freshJson);
+
+      expect(await ctx.db('app_auth_users').where({ email: 'admin@example.com' })).to.have.length(1);
+      const admin = (await ctx.db('app_auth_users').where({ email: 'admin@example.com' }).first())!;
+      expect(await ctx.db('app_audit_events').where({ action: 'auth.sign_up_existing', target_id: String(admin.id) })).to.have.length(2);
+      const toOwner = smtp.messages.filter((message) => message.to.includes('admin@example.com'));
+      expect(toOwner.map((message) => message.subject)).to.deep.equal([
+        'Un compte existe déjà avec cette adresse — Atelier',
+        'Un compte existe déjà avec cette adresse — Atelier',
+      ]);
+      expect(toOwner[1].text).to.include('aucun nouveau compte n’a été créé');
+      expect(toOwner[1].text).not.to.include('/auth/confirm');
+      const link = smtp.linkIn(toOwner[1], '/auth/reset');
       const client = new FormClient(app, clock);
-      const response = await client.submit('/auth/register', { name: 'Bob', email: 'ADMIN@example.com', password: strongPassword }, { json: true });
-      expect(response.status).to.equal(409);
-      expect(response.body).to.include({ success: false, error: 'Un compte existe déjà pour ce courriel.' });
+      const reset = await client.submit(
+        '/auth/reset',
+        { email: 'admin@example.com', token: link.searchParams.get('token')!, newPassword: 'a brand new passphrase' },
+        { from: link.pathname + link.search },
+      );
+      expect(reset.status).to.equal(303);
+      const login = await client.submit('/auth/login', { email: 'admin@example.com', password: 'a brand new passphrase' }, { json: true });
+      expect(login.status).to.equal(200);
     });
   });
 
