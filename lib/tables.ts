@@ -181,6 +181,8 @@ export interface RateLimitInsert {
 export interface FormDraftRow {
   /** SHA-256 (hex) of the token in the browser's cookie. */
   token_hash: string;
+  /** The account whose session expired: the only one the draft is given back to. */
+  user_id: number;
   page: string;
   form: string | null;
   fields: Record<string, unknown>;
@@ -188,6 +190,7 @@ export interface FormDraftRow {
 }
 export interface FormDraftInsert {
   token_hash: string;
+  user_id: number;
   page: string;
   form?: string | null;
   fields: string;

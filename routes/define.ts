@@ -55,6 +55,11 @@ export interface FormSpec {
   name?: string | ((call: AnyCall) => string);
   /** Shows the page again with the messages next to their fields and the input kept. */
   rerender(call: AnyCall, locals: FormLocals, status: number): Promise<void>;
+  /**
+   * Fields never kept for after a login when the session expired (routes/lost-session.ts),
+   * besides those no form keeps (passwords, tokens, codes: routes/form-failure.ts keptValues).
+   */
+  secret?: string[];
 }
 
 export interface Route<P = Record<string, never>, Q = Record<string, never>, B = Record<string, never>> {

@@ -35,6 +35,21 @@ function echoedValues(body: unknown, options: { keepPasswords?: boolean } = {}):
   return values;
 }
 
+// A second-step code (a recovery code is a password in all but name), a secret: shown
+// again on the form a moment after it was typed, never stored.
+const SECRET_FIELD = /(^|_)(codes?|secret|otp|totp)$/i;
+
+/**
+ * The values kept server-side while the person logs in again (routes/lost-session.ts):
+ * what echoedValues shows again, less any code or secret and the fields the form marks
+ * secret.
+ */
+export function keptValues(body: unknown, secret: string[] = []): Record<string, unknown> {
+  const values = echoedValues(body);
+  for (const key of Object.keys(values)) if (SECRET_FIELD.test(key) || secret.includes(key)) delete values[key];
+  return values;
+}
+
 /** Marks that the guards passed: errors after this point belong to the form. */
 export function formReached(_req: Request, res: Response, next: NextFunction): void {
   res.locals.formReached = true;
@@ -51,7 +66,7 @@ function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf?: Csrf
     // A form sent after its session expired: kept for after the login (routes/lost-session.ts).
     if (error instanceof UnauthenticatedError && res.locals.lostSession && csrf && !res.headersSent) {
       const call = { ctx, req, res, origin: originOf(req), params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
-      if (await keepFormForLogin(ctx, csrf, req, res, formNameOf(spec, call), echoedValues(req.body))) return;
+      if (await keepFormForLogin(ctx, csrf, req, res, formNameOf(spec, call), keptValues(req.body, spec.secret))) return;
     }
     if (res.headersSent || !res.locals.formReached) return next(error);
     const appError = toAppError(error);

@@ -1,6 +1,6 @@
 // A session that expires while a form is being filled: the POST goes to the login page
-// with the way back (`?next=`), and what was typed (never a password or a token) is kept
-// server-side (models/form-drafts.ts) under a token in an HttpOnly cookie, never in a
+// with the way back (`?next=`), and what was typed (never a password, a token, a code or
+// a field the form marks secret) is kept, for the account whose session it was, server-side (models/form-drafts.ts) under a token in an HttpOnly cookie, never in a
 // URL; after the login the same page shows the form filled again, to be sent once more
 // with a fresh CSRF token. The kept form must pass what a form passes: not from another
 // site, and its token minted for the session that expired in this browser.
@@ -15,6 +15,8 @@ import type { Csrf } from '../middleware/csrf.js';
 import { isCrossSite } from '../middleware/cross-site.js';
 import { wantsJson } from '../middleware/error-handler.js';
 import { SESSION_COOKIE } from '../middleware/session.js';
+import { ownerOfSession } from '../models/auth/sessions.js';
+import { knownDeviceOf } from '../controllers/auth/known-device.js';
 import { DRAFT_LIFETIME_MS, keepFormDraft, takeFormDraft } from '../models/form-drafts.js';
 import { authMessagesForGuards, restoredMessage } from '../lib/messages.js';
 
@@ -93,8 +95,14 @@ export async function keepFormForLogin(
   if (isCrossSite(req, ctx.config.baseUrl)) return false;
   const sessionId = sessionIdOfCookie(ctx, req);
   if (sessionId === undefined || !csrf.tokenOfSession(req, sessionId)) return false;
+  // The account whose session expired owns what was typed: it is given back to that
+  // account only. Its session row says which, until the prune removes it; then the
+  // browser's known-device cookie, set by the same login as the session cookie whose
+  // token the form carries (controllers/auth/known-device.ts). Neither: nothing is kept.
+  const userId = (await ownerOfSession(ctx, sessionId)) ?? knownDeviceOf(ctx, req);
+  if (userId === undefined) return false;
   const page = pageOfForm(ctx, req);
-  const token = await keepFormDraft(ctx, { page, form, fields });
+  const token = await keepFormDraft(ctx, { page, form, fields, userId });
   res.cookie(cookieName(ctx.config, req, FORM_DRAFT_COOKIE), token, cookieOptions(req, { maxAge: DRAFT_LIFETIME_MS }));
   res.redirect(303, `/auth/login?next=${encodeURIComponent(page)}`);
   return true;
@@ -106,7 +114,7 @@ export function restoreFormDraft(ctx: AppContext): RequestHandler {
     const name = cookieName(ctx.config, req, FORM_DRAFT_COOKIE);
     const token = req.method === 'GET' && req.user ? readCookie(req, name) : undefined;
     if (!token || !/^[A-Za-z0-9_-]{20,64}$/.test(token)) return next();
-    const draft = await takeFormDraft(ctx, token, req.originalUrl);
+    const draft = await takeFormDraft(ctx, token, req.originalUrl, req.user!.id);
     if (!draft) return next();
     res.clearCookie(name, cookieOptions(req));
     res.locals.restoredForm = { form: draft.form, values: draft.fields };

@@ -9,6 +9,7 @@ import { createFirstAdmin, needsFirstRun } from '../../models/auth/registration.
 import { authPageMessages } from './messages.js';
 import { answerRedirect } from './render.js';
 import type { FirstRunBody } from './schemas.js';
+import { rememberDevice } from './known-device.js';
 
 /** The hidden field by which the first-run form names itself (views/auth/first-run.njk). */
 const FIRST_RUN_FORM = { field: '_form', value: 'first-run' } as const;
@@ -46,5 +47,6 @@ export async function handleFirstRun({ ctx, origin, req, res, body }: Call<{ seg
   }
   const user = await createFirstAdmin(ctx, { name: body.name, email: body.email, password: body.password, ip: origin.ip, setupCodeAsked });
   await logInSession(req, user);
+  rememberDevice(ctx, req, res, user.id);
   answerRedirect(req, res, '/admin', { user });
 }

@@ -348,6 +348,12 @@ export async function countUserSessions(ctx: AppContext, userId: number): Promis
   return Number(row?.count ?? 0);
 }
 
+/** The account of a stored session, expired or not (a form sent after its expiry, routes/lost-session.ts); undefined once its row is gone. */
+export async function ownerOfSession(ctx: AppContext, sid: string): Promise<number | undefined> {
+  const row = await ctx.db(TABLE).where({ sid }).first('user_id');
+  return row?.user_id ?? undefined;
+}
+
 /** Revokes one of the user's sessions by public id; false when it is not theirs. */
 export async function revokeUserSession(ctx: AppContext, userId: number, publicId: string): Promise<boolean> {
   const deleted = await ctx.db(TABLE).where({ user_id: userId, public_id: publicId }).delete();

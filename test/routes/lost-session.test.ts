@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
-import { caller, logIn, type LoggedIn } from '../support/fixtures.js';
+import { caller, logIn, makeUser, PASSWORD, type LoggedIn } from '../support/fixtures.js';
 import { FormClient, useFakeClock } from '../support/form-client.js';
 import { restoredMessage } from '../../lib/messages.js';
 
@@ -31,7 +31,11 @@ describe('a form sent after its session expired', () => {
     expect(shown.status).to.equal(200);
     const token = /name="_csrf" value="([^"]+)"/.exec(shown.text)![1];
     const cookie = [user.cookie, ...cookiesOf(shown)].join('; ');
-    await ctx.db('app_auth_sessions').where({ user_id: user.id }).delete();
+    // Expired, as the clock leaves it: unreadable, its row kept until the next prune.
+    await ctx
+      .db('app_auth_sessions')
+      .where({ user_id: user.id })
+      .update({ expire: new Date(ctx.clock.nowMs() - 1000) });
     return { user, cookie, token };
   }
 
@@ -92,6 +96,73 @@ describe('a form sent after its session expired', () => {
       .set('Cookie', `${again.cookie}; ${setCookieLine(sent, 'site.form')!.split(';')[0]}`);
     expect(restored.text).to.include('value="Ada Lovelace"');
     expect((await ctx.db('app_auth_users').where({ id: user.id }).first())!.name).to.equal('Ada');
+  });
+
+  it('gives a kept form back only to the account whose session expired, not to the next one signing in in that browser', async () => {
+    const { user, cookie, token } = await openThenExpire('/admin/users/new');
+    const sent = await request(app)
+      .post('/admin/users')
+      .set('Cookie', cookie)
+      .set('Referer', 'http://site.test/admin/users/new')
+      .type('form')
+      .send({ _csrf: token, ...typed });
+    expect(sent.status).to.equal(303);
+    const draftCookie = setCookieLine(sent, 'site.form')!.split(';')[0];
+    expect((await ctx.db('app_auth_form_drafts').first())!.user_id).to.equal(user.id);
+
+    const other = await caller(ctx, { role: 'admin', name: 'Eve' });
+    const seenByOther = await request(app).get('/admin/users/new').set('Cookie', `${other.cookie}; ${draftCookie}`);
+    expect(seenByOther.status).to.equal(200);
+    expect(seenByOther.text).not.to.include('Bob Martin').and.not.to.include('bob@example.com').and.not.to.include(restoredMessage);
+    expect(await ctx.db('app_auth_form_drafts')).to.have.length(1);
+
+    const again = await logIn(ctx, user);
+    const restored = await request(app).get('/admin/users/new').set('Cookie', `${again.cookie}; ${draftCookie}`);
+    expect(restored.text).to.include('value="Bob Martin"');
+    expect(await ctx.db('app_auth_form_drafts')).to.have.length(0);
+  });
+
+  it('keeps nothing once the expired session is gone and the browser names no account', async () => {
+    const { user, cookie, token } = await openThenExpire('/admin/users/new');
+    await ctx.db('app_auth_sessions').where({ user_id: user.id }).delete();
+    const sent = await request(app)
+      .post('/admin/users')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: token, ...typed });
+    expect(sent.status).to.equal(401);
+    expect(setCookieLine(sent, 'site.form')).to.equal(undefined);
+    expect(await ctx.db('app_auth_form_drafts')).to.have.length(0);
+  });
+
+  it('keeps it for the account this browser signed in to when the expired session’s row is already gone', async () => {
+    const user = await makeUser(ctx, { email: 'ada@example.com', name: 'Ada' });
+    const browser = new FormClient(app, clock);
+    expect((await browser.submit('/auth/login', { email: 'ada@example.com', password: PASSWORD })).status).to.equal(303);
+    const page = await browser.get('/account');
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    await ctx.db('app_auth_sessions').where({ user_id: user.id }).delete();
+    const sent = await browser.agent.post('/account/name').set('Referer', 'http://site.test/account').type('form').send({ _csrf: token, name: 'Ada Lovelace' });
+    expect(sent.status).to.equal(303);
+    expect(sent.headers.location).to.equal('/auth/login?next=%2Faccount');
+    expect(await ctx.db('app_auth_form_drafts').pluck('user_id')).to.deep.equal([user.id]);
+  });
+
+  it('never keeps a second-step code (nor the password) of the two-step forms', async () => {
+    const { cookie, token } = await openThenExpire('/account/2fa');
+    for (const form of ['/account/2fa/enable', '/account/2fa/recovery-codes', '/account/2fa/disable']) {
+      const sent = await request(app)
+        .post(form)
+        .set('Cookie', cookie)
+        .set('Referer', 'http://site.test/account/2fa')
+        .type('form')
+        .send({ _csrf: token, current_password: 'a secret password', code: 'ABCD-EFGH-JKLM-NPQR' });
+      expect(sent.status, form).to.equal(303);
+    }
+    const rows = await ctx.db('app_auth_form_drafts');
+    expect(rows).to.have.length(3);
+    for (const row of rows) expect(row.fields).to.deep.equal({});
+    expect(JSON.stringify(rows)).not.to.include('ABCD').and.not.to.include('secret');
   });
 
   it('keeps nothing from another site, nor without the token of the expired session', async () => {
