@@ -70,9 +70,11 @@ export async function resetPassword(ctx: AppContext, input: ResetPasswordInput, 
     await storePasswordHash(tx, consumed.userId, passwordHash);
     await markEmailVerified(tx, consumed.userId);
     const closed = await revokeAllUserSessions(tx, consumed.userId);
-    // The emailed link proves the owner: the address's budget of wrong passwords is
-    // given back, so a new device is not kept waiting by someone else's guesses.
+    // The emailed link proves the owner: the budgets of wrong passwords (the address's)
+    // and of wrong codes (the account's) are given back, so a new device is not kept
+    // waiting by someone else's guesses; whoever guessed no longer has the password.
     await clearSignInBudget(tx, 'password', budgetSubject('password', consumed.identifier));
+    await clearSignInBudget(tx, 'second_factor', budgetSubject('second_factor', consumed.userId));
     const user = (await findUserById(tx, consumed.userId))!;
     // The link proves the address: the account acts.
     await recordAudit(tx, {

@@ -239,6 +239,29 @@ describe('per-account budgets of failed sign-ins', () => {
       expect(await sessionsOf(user.id)).to.equal(1);
     });
 
+    it('gives the wrong-code budget back when the password is reset from its emailed link', async () => {
+      const { user, secret } = await enrolled();
+      await wrongCodes(10);
+      const browser = new FormClient(app, clock);
+      expect((await browser.submit('/auth/forgot', { email: 'ada@example.com' }, { headers: freshAddress() })).status).to.equal(200);
+      await ctx.background.settle();
+      const link = smtp.linkIn(
+        smtp.messages.find((message) => message.subject.startsWith('Réinitialisation du mot de passe'))!,
+        '/auth/reset',
+      );
+      const reset = await browser.submit(
+        '/auth/reset',
+        { email: 'ada@example.com', token: link.searchParams.get('token')!, newPassword: 'a brand new passphrase' },
+        { from: `${link.pathname}${link.search}`, headers: freshAddress() },
+      );
+      expect(reset.status).to.equal(303);
+      const client = new FormClient(app, clock);
+      expect((await login(client, 'ada@example.com', 'a brand new passphrase')).body).to.include({ code: 'second_factor_required' });
+      clock.advance(30_000);
+      expect((await code(client, totpNow(ctx, secret))).status).to.equal(200);
+      expect(await sessionsOf(user.id)).to.equal(1);
+    });
+
     it('never refuses a person who signs in ten times in 15 minutes, code included, from one address', async () => {
       const { user, secret } = await enrolled();
       const headers = freshAddress();
