@@ -38,7 +38,7 @@ export async function incrementCounter(ctx: AppContext, key: string, windowMs: n
   return { totalHits: Number(row.hits), resetTime: new Date(row.reset_at) };
 }
 
-async function readCounter(ctx: AppContext, key: string): Promise<ClientRateLimitInfo | undefined> {
+export async function readCounter(ctx: AppContext, key: string): Promise<ClientRateLimitInfo | undefined> {
   const row = await ctx.db(TABLE).where({ key }).andWhere('reset_at', '>', ctx.clock.now()).first('hits', 'reset_at');
   return row ? { totalHits: Number(row.hits), resetTime: new Date(row.reset_at) } : undefined;
 }
@@ -47,7 +47,7 @@ async function decrementCounter(ctx: AppContext, key: string): Promise<void> {
   await ctx.db(TABLE).where({ key }).andWhere('hits', '>', 0).decrement('hits', 1);
 }
 
-async function deleteCounter(ctx: AppContext, key: string): Promise<void> {
+export async function deleteCounter(ctx: AppContext, key: string): Promise<void> {
   await ctx.db(TABLE).where({ key }).delete();
 }
 

@@ -44,7 +44,7 @@ const SECRET_FIELD = /(^|_)(codes?|secret|otp|totp)$/i;
  * what echoedValues shows again, less any code or secret and the fields the form marks
  * secret.
  */
-export function keptValues(body: unknown, secret: string[] = []): Record<string, unknown> {
+function keptValues(body: unknown, secret: string[] = []): Record<string, unknown> {
   const values = echoedValues(body);
   for (const key of Object.keys(values)) if (SECRET_FIELD.test(key) || secret.includes(key)) delete values[key];
   return values;

@@ -10,7 +10,7 @@ import type { AppContext } from '../../lib/context.js';
 import { readCookie } from '../../lib/cookies.js';
 import { cookieName, cookieOptions } from '../../lib/cookie-names.js';
 
-export const KNOWN_DEVICE_COOKIE = 'site.device';
+const KNOWN_DEVICE_COOKIE = 'site.device';
 const LIFETIME_MS = 180 * 86_400_000;
 
 function macOf(ctx: AppContext, userId: number, expiresMs: number): string {

@@ -5,7 +5,7 @@
 // host shares them; each budget is a short window and a daily one. Only failures are
 // counted: a person who signs in often never spends anything.
 import { createHash } from 'node:crypto';
-import type { RateLimitBudget } from '../../lib/config.js';
+import type { RateLimitBudget } from '../../lib/config-values.js';
 import type { AppContext } from '../../lib/context.js';
 import { deleteCounter, incrementCounter, readCounter } from '../rate-limits.js';
 import { normalizeEmail } from './users.js';
