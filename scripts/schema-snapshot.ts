@@ -11,8 +11,8 @@ import { projectRoot } from '../lib/paths.js';
 // would make the production build (tsc → dist/) compile the test folder too.
 const load = (file: string): Promise<unknown> => import(pathToFileURL(path.join(projectRoot, 'test', 'support', file)).href);
 interface TestDatabaseHelpers {
-  startTestDatabase(): Promise<{ adminUrl: string }>;
-  stopTestDatabase(): Promise<void>;
+  prepareTestRun(): Promise<{ adminUrl: string }>;
+  endTestRun(): Promise<void>;
 }
 interface SnapshotHelpers {
   SNAPSHOT_FILE: string;
@@ -22,11 +22,11 @@ interface SnapshotHelpers {
 const database = (await load('database.ts')) as TestDatabaseHelpers;
 const snapshots = (await load('schema-snapshot.ts')) as SnapshotHelpers;
 
-const { adminUrl } = await database.startTestDatabase();
+const { adminUrl } = await database.prepareTestRun();
 try {
   const snapshot = await snapshots.snapshotOfFreshDatabase(adminUrl, `site_schema_snapshot_${process.pid}`);
   writeFileSync(snapshots.SNAPSHOT_FILE, snapshots.formatSnapshot(snapshot));
   console.log(`wrote ${path.relative(projectRoot, snapshots.SNAPSHOT_FILE)} (${Object.keys(snapshot.tables).length} tables)`);
 } finally {
-  await database.stopTestDatabase();
+  await database.endTestRun();
 }

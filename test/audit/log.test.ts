@@ -1,5 +1,5 @@
 // The audit table itself: what recordAudit writes, the trigger that keeps it
-// append-only, the daily prune (one process of two), and AUDIT_RETENTION_DAYS.
+// append-only (TRUNCATE included), the daily prune (one process of two), and AUDIT_RETENTION_DAYS.
 import { expect } from 'chai';
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConfigError } from '../../lib/config.js';
@@ -93,6 +93,20 @@ describe('the audit log table', () => {
         }),
       );
       expect(error.message).to.match(/append-only: DELETE refused/);
+      expect(await ctx.db('app_audit_events').count({ n: '*' })).to.deep.equal([{ n: 1 }]);
+    });
+
+    it('refuses a TRUNCATE (a statement the row trigger cannot see), even with the prune setting on, and the row stays', async () => {
+      const error = await rejection(ctx.db.raw('TRUNCATE app_audit_events'));
+      expect(error.code).to.equal('42501');
+      expect(error.message).to.match(/append-only: TRUNCATE refused/);
+      const pruning = await rejection(
+        inTransaction(ctx, async (tx) => {
+          await tx.db.raw(`SELECT set_config('app.audit_prune_before', ?, true)`, ['2999-01-01T00:00:00Z']);
+          await tx.db.raw('TRUNCATE app_audit_events');
+        }),
+      );
+      expect(pruning.message).to.match(/append-only: TRUNCATE refused/);
       expect(await ctx.db('app_audit_events').count({ n: '*' })).to.deep.equal([{ n: 1 }]);
     });
 

@@ -22,6 +22,10 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
     // of a busy machine, turning each login into seconds (the priority has its own tests).
     PASSWORD_HASH_NICE: '0',
     DATABASE_POOL_MAX: '5',
+    // A late heartbeat empties the public cache: on a machine busy with parallel test
+    // workers, the default 2 s would make statement counts depend on the load. The
+    // heartbeat's own tests set theirs.
+    PUBLIC_CACHE_HEARTBEAT_MS: '10000',
     APP_NAME: 'Site de test',
     BASE_URL: 'http://site.test',
     ...env,

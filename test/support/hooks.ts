@@ -1,27 +1,43 @@
-// Mocha root hooks: one fresh database for the whole run; each test app's clock put
-// back after every test; a file's apps closed when the next file starts (each holds a
-// pool and a listening connection: kept to the end of the run, a whole suite's apps
-// would pass PostgreSQL's max_connections), the rest at the end.
+// Mocha root hooks. The run's main process migrates one template database (global
+// setup, which mocha runs in the main process only, also under --parallel); each process
+// that runs test files clones it on its first file, and under --parallel (where each
+// file runs with its own root hooks in a worker that runs files one after another)
+// starts each file on an emptied database. Each test app's clock is put back after
+// every test; a file's apps are closed when its run ends (parallel) or when the next file
+// starts (serial: each app holds a pool and a listening connection, and a whole suite's
+// apps would pass PostgreSQL's max_connections), the rest at the end.
 import type { Context } from 'mocha';
 import { closeApp, type App } from '../../app.js';
-import { startTestDatabase, stopTestDatabase } from './database.js';
+import { cleanTestDatabase, endTestRun, prepareTestRun, useTestDatabase } from './database.js';
 import { closeTestApp, testApps } from './app.js';
 
 export async function mochaGlobalSetup(): Promise<void> {
-  await startTestDatabase();
+  await prepareTestRun();
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
   for (const app of testApps()) await closeApp(app);
-  await stopTestDatabase();
+  await endTestRun();
 }
 
 // The file of the test that ran last, and the apps that existed when it ended: all
 // created by that file or before it (apps are built in hooks, never at import time).
 let lastFile: string | undefined;
 let appsOfFinishedTests: App[] = [];
+// Whether this process has run a file before (its database holds what that file wrote).
+const processState = globalThis as { __siteTestFilesRun?: number };
 
 export const mochaHooks = {
+  async beforeAll(): Promise<void> {
+    await useTestDatabase();
+    // Under --parallel this runs before each file: the worker's previous file leaves nothing.
+    if ((processState.__siteTestFilesRun = (processState.__siteTestFilesRun ?? 0) + 1) > 1) await cleanTestDatabase();
+  },
+  async afterAll(): Promise<void> {
+    // Under --parallel, the end of a file in its worker; in a serial run, the end of the run.
+    for (const app of testApps()) await closeTestApp(app);
+    appsOfFinishedTests = [];
+  },
   async beforeEach(this: Context): Promise<void> {
     const file = this.currentTest?.file;
     if (lastFile !== undefined && file !== lastFile) {
