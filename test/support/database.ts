@@ -99,8 +99,9 @@ export async function prepareTestRun(): Promise<TestRun> {
   const stamp = `${process.pid}_${Date.now().toString(36)}`;
   const inherited = sharedRun();
   if (inherited) {
-    // Databases cloned by this command's processes carry its own prefix (dropped by its teardown).
-    const run = { ...inherited, prefix: `site_test_${stamp}` };
+    // Databases cloned by this command's processes carry its own prefix (dropped by its
+    // teardown), under the maker's (whose end drops any a crashed command left).
+    const run = { ...inherited, prefix: `${inherited.prefix}_${process.pid}` };
     shareRun(run);
     state.__siteTestRun = { ownsTemplate: false };
     return run;
@@ -143,9 +144,8 @@ export async function endTestRun(): Promise<void> {
   state.__siteTestRun = undefined;
   state.__siteTestDatabase = undefined;
   if (!run || !resources) return;
-  const prefix = process.env[SHARED.prefix] ?? run.prefix;
   await onServer(run.adminUrl, async (client) => {
-    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [prefix + '_']);
+    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [run.prefix + '_']);
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     if (resources.ownsTemplate) await client.query(`DROP DATABASE IF EXISTS "${run.template}" WITH (FORCE)`);
   });
@@ -163,7 +163,7 @@ export async function useTestDatabase(): Promise<TestDatabase> {
   if (state.__siteTestDatabase) return state.__siteTestDatabase;
   const run = sharedRun();
   if (!run) throw new Error('no test run prepared (test/support/hooks.ts)');
-  const name = `${process.env[SHARED.prefix] ?? run.prefix}_${process.pid}`;
+  const name = `${run.prefix}_${process.pid}`;
   await onServer(run.adminUrl, (client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${run.template}"`));
   const scratchDir = mkdtempSync(path.join(run.scratchRoot, 'p-'));
   chmodSync(scratchDir, 0o755);
@@ -178,7 +178,14 @@ export async function cleanTestDatabase(): Promise<void> {
 }
 
 // Reference data seeded by migrations stays; everything a test writes goes.
-const KEPT_TABLES = ['knex_migrations', 'knex_migrations_lock', 'app_auth_roles', 'app_auth_permissions', 'app_auth_permission_sections', 'app_auth_role_permissions'];
+const KEPT_TABLES = [
+  'knex_migrations',
+  'knex_migrations_lock',
+  'app_auth_roles',
+  'app_auth_permissions',
+  'app_auth_permission_sections',
+  'app_auth_role_permissions',
+];
 // Never written by a test, never emptied: no marker.
 const UNMARKED_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 

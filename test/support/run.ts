@@ -1,0 +1,121 @@
+// `npm test`: the whole suite in two phases, on one migrated template database.
+//
+//   1. every file not tagged `@serial`, under `mocha --parallel` (one cloned database per
+//      worker, each file started on an emptied one);
+//   2. the files tagged `@serial` (a line `// @serial: <why>` near the top: they spawn
+//      app processes, PostgreSQL clusters, nginx or Chromium, and measure time), in one
+//      serial mocha run, so that nothing else loads the machine while they do.
+//
+// SITE_TEST_ISOLATE=1 runs every file in a process of its own instead (a fresh mocha,
+// a fresh clone of the template): each file then passes or fails without the others,
+// which is what CI proves. SITE_TEST_JOBS sets how many run at once in the first phase
+// (default: the machine's cores). Arguments, when given, are the files or folders to run.
+//
+// Ends with the line "N passed, N failed" (CI reads it), the sum of both phases.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { endTestRun, prepareTestRun } from './database.js';
+
+interface Counts {
+  passed: number;
+  failed: number;
+}
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+const countsDir = mkdtempSync(path.join(os.tmpdir(), 'site-test-counts-'));
+const jobs = Number(process.env.SITE_TEST_JOBS) || os.availableParallelism();
+const isolate = process.env.SITE_TEST_ISOLATE === '1';
+
+function testFiles(from: string): string[] {
+  if (statSync(from).isFile()) return [from];
+  return readdirSync(from, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join(from, file));
+}
+
+const SERIAL_TAG = /^\/\/ @serial\b/m;
+const asked = process.argv.slice(2);
+const files = [...new Set((asked.length ? asked : ['test']).flatMap((entry) => testFiles(path.relative(root, path.resolve(entry)))))].sort();
+const serial = files.filter((file) => SERIAL_TAG.test(readFileSync(path.join(root, file), 'utf8')));
+const parallel = files.filter((file) => !serial.includes(file));
+
+let runs = 0;
+/** One mocha command; resolves with its counts (a run that ended abnormally counts one failure more). */
+function runMocha(args: string[], buffered: boolean): Promise<Counts> {
+  const countsFile = path.join(countsDir, `${++runs}.json`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [mocha, ...args], {
+      cwd: root,
+      env: { ...process.env, SITE_TEST_COUNTS: countsFile },
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    const output: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('close', (code) => {
+      if (buffered) process.stdout.write(Buffer.concat(output));
+      let counts: Counts = { passed: 0, failed: 0 };
+      try {
+        counts = JSON.parse(readFileSync(countsFile, 'utf8')) as Counts;
+      } catch {
+        // No counts: mocha stopped before its reporter's end (a file that does not load).
+      }
+      if (code !== 0 && counts.failed === 0) {
+        console.log(`mocha ${args.join(' ')} ended abnormally (exit ${code})`);
+        counts.failed += 1;
+      }
+      resolve(counts);
+    });
+  });
+}
+
+/** Each file in a fresh process, `concurrency` at a time; a file's output is printed whole when it ends. */
+async function eachAlone(list: string[], concurrency: number): Promise<Counts[]> {
+  const queue = [...list];
+  const results: Counts[] = [];
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let file = queue.shift(); file; file = queue.shift()) {
+        const counts = await runMocha([file], true);
+        if (counts.failed) console.log(`FAILED alone: ${file}`);
+        results.push(counts);
+      }
+    }),
+  );
+  return results;
+}
+
+const startedAt = Date.now();
+const total: Counts = { passed: 0, failed: 0 };
+const add = (counts: Counts[]) => {
+  for (const { passed, failed } of counts) {
+    total.passed += passed;
+    total.failed += failed;
+  }
+};
+const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+await prepareTestRun();
+try {
+  let phaseAt = Date.now();
+  if (parallel.length) {
+    console.log(`\n== ${parallel.length} files, ${jobs} at a time${isolate ? ', each in a process of its own' : ' (mocha --parallel)'}`);
+    add(isolate ? await eachAlone(parallel, jobs) : [await runMocha(['--parallel', '--jobs', String(jobs), ...parallel], false)]);
+    console.log(`\n== phase 1: ${seconds(phaseAt)}`);
+  }
+  phaseAt = Date.now();
+  if (serial.length) {
+    console.log(`\n== ${serial.length} files tagged @serial, one at a time${isolate ? ', each in a process of its own' : ''}`);
+    add(isolate ? await eachAlone(serial, 1) : [await runMocha(serial, false)]);
+    console.log(`\n== phase 2: ${seconds(phaseAt)}`);
+  }
+} finally {
+  await endTestRun();
+  rmSync(countsDir, { recursive: true, force: true });
+}
+console.log(`\n== ${files.length} files in ${seconds(startedAt)}`);
+console.log(`\n${total.passed} passed, ${total.failed} failed`);
+process.exitCode = total.failed ? 1 : 0;
