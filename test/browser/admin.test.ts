@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The administration in a real browser (Debian chromium driven by playwright-core),
 // with JavaScript enabled and disabled: an administrator invites a user who sets a
 // password from the email link and logs in; an editor holding only admin.access,

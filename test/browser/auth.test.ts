@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The auth pages in a real browser (Debian chromium driven by playwright-core): first
 // run on an empty database, logout, login, and a screenshot of each page with its tab
 // title checked against SPEC A2. Screenshots land in test-artifacts/auth/.

@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The users, roles, profile and media screens in Chromium at 375 and 1280 px: nothing
 // wider than the window (the users list reads as cards on a phone), and axe-core finds
 // no violation. Screenshots go to test-artifacts/design/ for a person to look at.

@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The error summary takes the focus when a refused form comes back, in a real browser,
 // with JavaScript off (autofocus alone), and its link leads to the field in error.
 import type { Server } from 'node:http';

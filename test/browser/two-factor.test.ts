@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // Two-step verification in a real browser (Debian chromium driven by playwright-core):
 // enrol from /account by reading the secret from the page (as an authenticator app would
 // from the QR code), log out, log in with a generated code. Real clock: codes computed

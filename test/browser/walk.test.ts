@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The walk of a new site owner in a real browser (Debian chromium, playwright-core), at
 // 1280 and 375 px, with JavaScript on and off: a fresh site, the first run, then every
 // screen of the administration, the profile, the public site, the 403 and 404 pages and

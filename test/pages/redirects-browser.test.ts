@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // In a real browser, with JavaScript on and off: a section moved through the admin API,
 // then the old URL of its third-level page opened in Chromium lands on the new URL
 // through a 301, and shows the page.

@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // Scheduled publishing as an editor meets it, in Chromium with JavaScript on and off:
 // the text changed and «Programmer la publication» pressed for a time on the site's wall
 // clock; the site keeps the live page until that time comes (the app's clock is injected

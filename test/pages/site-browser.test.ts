@@ -1,4 +1,4 @@
-// @serial: drives Chromium (run apart from the parallel workers: npm test, test/support/run.ts)
+// @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The public site and a preview link in Chromium, with JavaScript on and off: the
 // header's navigation and the breadcrumbs, one font family on every text, and a
 // preview link made through the API that shows the draft (the public URL the live

@@ -1,7 +1,9 @@
 // `npm test`: the whole suite in two phases, on one migrated template database.
 //
 //   1. every file not tagged `@serial`, under `mocha --parallel` (one cloned database per
-//      worker, each file started on an emptied one);
+//      worker, each file started on an emptied one); the files tagged `@heavy` (Chromium,
+//      a build: long, CPU-hungry, but timing nothing) first, largest first, so that none
+//      of them is left running alone at the end;
 //   2. the files tagged `@serial` (a line `// @serial: <why>` near the top: they spawn
 //      app processes, PostgreSQL clusters, nginx or Chromium, and measure time), in one
 //      serial mocha run, so that nothing else loads the machine while they do.
@@ -39,8 +41,11 @@ function testFiles(from: string): string[] {
 const SERIAL_TAG = /^\/\/ @serial\b/m;
 const asked = process.argv.slice(2);
 const files = [...new Set((asked.length ? asked : ['test']).flatMap((entry) => testFiles(path.relative(root, path.resolve(entry)))))].sort();
-const serial = files.filter((file) => SERIAL_TAG.test(readFileSync(path.join(root, file), 'utf8')));
-const parallel = files.filter((file) => !serial.includes(file));
+const HEAVY_TAG = /^\/\/ @heavy\b/m;
+const sourceOf = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const serial = files.filter((file) => SERIAL_TAG.test(sourceOf(file)));
+const heavy = files.filter((file) => HEAVY_TAG.test(sourceOf(file))).sort((a, b) => statSync(path.join(root, b)).size - statSync(path.join(root, a)).size);
+const parallel = [...heavy, ...files.filter((file) => !serial.includes(file) && !heavy.includes(file))];
 
 let runs = 0;
 /** One mocha command; resolves with its counts (a run that ended abnormally counts one failure more). */
