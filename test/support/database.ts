@@ -124,7 +124,7 @@ export async function prepareTestRun(): Promise<TestRun> {
 }
 
 /** A migrated database with the reset's functions and write markers, to clone. */
-export async function makeTemplate(adminUrl: string, name: string): Promise<void> {
+async function makeTemplate(adminUrl: string, name: string): Promise<void> {
   const url = await createScratchDatabase(adminUrl, name);
   const knex = createKnex(url, { poolMax: 2, logger: createLogger('warn') });
   try {
@@ -207,7 +207,7 @@ const UNMARKED_TABLES = ['knex_migrations', 'knex_migrations_lock'];
  * in the normal mode. The public cache's listeners are then told that everything
  * changed, as TRUNCATE's trigger told them.
  */
-export async function installReset(knex: Knex): Promise<void> {
+async function installReset(knex: Knex): Promise<void> {
   await knex.raw(`CREATE OR REPLACE FUNCTION test_mark_write() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       PERFORM nextval(format('public.test_w_%s', TG_RELID)::regclass);
