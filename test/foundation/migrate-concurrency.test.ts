@@ -1,4 +1,4 @@
-// @heavy: spawns migrating processes, times nothing (started first among the parallel files: npm test, test/support/run.ts)
+// @serial: spawns twenty migrating processes under a fixed timeout (run apart from the parallel workers: npm test, test/support/run.ts)
 // Two instances started at once on a fresh database (two `npm start`) both run
 // `scripts/migrate.ts latest`. Without the advisory lock, knex's own creation of its
 // bookkeeping tables races: one process failed about one time in five, and
