@@ -39,6 +39,7 @@ export const adminMessages = {
   roleCreated: 'Le rôle est créé.',
   roleSaved: 'Le rôle est enregistré.',
   roleDeleted: 'Le rôle est supprimé.',
+  roleOutranksManager: 'Ce rôle détient des permissions que ce compte n’a pas : il ne peut être ni modifié ni supprimé depuis celui-ci.',
   profileNameSaved: 'Le nom est enregistré.',
   // Said to any account holder: where the message is kept, not the server's folders.
   profileEmailPending: (email: string, outbox?: string) =>

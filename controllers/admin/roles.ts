@@ -53,6 +53,10 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
   const { ctx, req } = call;
   const role = await getRole(ctx, pathId(call));
   const checked = locals.values ? asList(locals.values.permissions) : role.permissions;
+  // A role that gives a permission the manager lacks is shown, not offered for change
+  // (the model refuses the change anyway: models/auth/roles.ts).
+  const outranked = role.permissions.some((key) => !hasPermission(req, key));
+  const canManage = hasPermission(req, 'roles.manage') && !outranked;
   await renderAdmin(
     call,
     'admin/roles/form.njk',
@@ -62,9 +66,10 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
       catalogue: await permissionCatalogue(ctx),
       checked,
       action: `/admin/roles/${role.id}`,
-      readOnly: role.name === ADMIN_ROLE || !hasPermission(req, 'roles.manage'),
+      readOnly: role.name === ADMIN_ROLE || !canManage,
+      outrankedNotice: outranked && hasPermission(req, 'roles.manage') ? adminMessages.roleOutranksManager : undefined,
       // `admin` takes one change: whether its holders must use two-step verification.
-      canRequireSecondFactor: hasPermission(req, 'roles.manage'),
+      canRequireSecondFactor: canManage,
       values: { name: role.name, label: role.label, description: role.description, require_2fa: role.require_2fa },
       ...locals,
     },

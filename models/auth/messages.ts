@@ -35,6 +35,9 @@ export const roleMessages = {
   systemRoleNotRenamable: 'Un rôle système ne peut pas être renommé.',
   escalation: 'Une permission que ce compte ne détient pas ne peut être ni accordée ni retirée : {keys}.',
   renameEscalation: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être renommé depuis ce compte.',
+  outranksCaller: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être modifié depuis ce compte.',
+  adminOutranksCaller:
+    'Le rôle Administrateur détient toutes les permissions : seul un compte qui les détient toutes peut le modifier (il manque à celui-ci : {keys}).',
 } as const;
 
 export const profileMessages = {

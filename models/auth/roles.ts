@@ -1,8 +1,8 @@
 // Roles and the permission catalogue: every SQL statement behind /app/api/roles and
 // /app/api/permissions. Rules that live here: names are unique, permissions come from
 // the catalogue only, system roles are never deleted nor renamed, `admin` is never
-// edited, and a caller changes a role only within the permissions it holds itself
-// (renaming a role, which changes what a grant by name gives, needs all of them).
+// edited but for its two-step requirement, a caller grants or withdraws only permissions
+// it holds itself, and changes or deletes a role only when it holds all of that role's.
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { recordAudit, sourceOf, type AuditTarget } from '../audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -206,12 +206,16 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     if (role.name === ADMIN_ROLE && !onlyRequirement) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
     const renamed = changes.name !== undefined && changes.name !== role.name;
     if (role.system && renamed) throw new ConflictError(roleMessages.systemRoleNotRenamable, { code: 'system_role' });
-    // Roles are granted by name (PUT /users/:id, POST /users): renaming one changes
-    // what a name gives, so it is a change of the whole role. Checked on the row locked
-    // above, before any permission of this request changes.
-    if (renamed) {
-      const missing = (await permissionsOfRole(tx, id)).filter((key) => !caller.permissions.includes(key));
-      if (missing.length) throw new ForbiddenError(roleMessages.renameEscalation.replace('{keys}', missing.join(', ')), { code: 'escalation' });
+    // A role is changed (name, label, description, requirement, permissions) only by a
+    // caller who holds every permission it gives: else a role manager could weaken the
+    // roles above it (lift `admin`'s two-step requirement) or make one read as another.
+    // Renaming is the same rule, with its own words: roles are granted by name, so a
+    // rename changes what a name gives. Checked on the row locked above, before any
+    // permission of this request changes, in the transaction that writes.
+    const missing = (await permissionsOfRole(tx, id)).filter((key) => !caller.permissions.includes(key));
+    if (missing.length) {
+      const message = role.name === ADMIN_ROLE ? roleMessages.adminOutranksCaller : renamed ? roleMessages.renameEscalation : roleMessages.outranksCaller;
+      throw new ForbiddenError(message.replace('{keys}', missing.join(', ')), { code: 'escalation' });
     }
     // What changed, for the audit event.
     const changed: Record<string, unknown> = {};

@@ -11,7 +11,8 @@ import { createRedirect } from '../../../models/pages/redirects.js';
 import { profileRoutes } from '../../../routes/account.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
-import { PASSWORD, PNG_1X1, caller, logIn, type LoggedIn } from '../../support/fixtures.js';
+import { PASSWORD, PNG_1X1, caller, logIn, makeRole, type LoggedIn } from '../../support/fixtures.js';
+import { AdminClient, textOf } from '../../support/admin-client.js';
 import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture, type MountedRow } from '../../support/route-table.js';
 
 type Fields = Record<string, string>;
@@ -249,4 +250,51 @@ describe('/admin and /account permission matrix', () => {
       });
     }
   }
+});
+
+// The role form for a role manager (admin.access, roles.view, roles.manage) and the
+// roles above it: shown read-only with a notice, and any change posted anyway refused.
+describe('/admin/roles/:id: a role manager and the roles above it', () => {
+  let app: App;
+  let ctx: AppContext;
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
+
+  const MANAGER = ['admin.access', 'roles.view', 'roles.manage'];
+  const lastEvent = async () => Number((await ctx.db('app_audit_events').max({ id: 'id' }).first())?.id ?? 0);
+  const roleEvents = (mark: number) => ctx.db('app_audit_events').where('id', '>', mark).andWhere('action', 'like', 'role.%').pluck('action');
+
+  it('refuses to lift the two-step requirement of admin (403 on the form, saying why), and changes nothing', async () => {
+    const manager = await AdminClient.as(app, { permissions: MANAGER });
+    const admin = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first())!;
+    await ctx.db('app_auth_roles').where({ id: admin.id }).update({ require_2fa: true });
+    const page = await manager.get(`/admin/roles/${admin.id}`);
+    expect(page.text).not.to.include('Enregistrer</button>');
+    expect(textOf(page.text)).to.include('Ce rôle détient des permissions que ce compte n’a pas');
+    const mark = await lastEvent();
+    // The checkbox left unticked: the form asks to lift the requirement.
+    const response = await manager.post(`/admin/roles/${admin.id}`, {}, `/admin/roles/${admin.id}`);
+    expect(response.status).to.equal(403);
+    expect(textOf(response.text)).to.include('Le rôle Administrateur détient toutes les permissions');
+    expect((await ctx.db('app_auth_roles').where({ id: admin.id }).first())!.require_2fa).to.equal(true);
+    expect(await roleEvents(mark)).to.deep.equal([]);
+  });
+
+  it('refuses a new label on a role giving a permission it lacks, and saves it on a role whose permissions it holds', async () => {
+    const manager = await AdminClient.as(app, { permissions: MANAGER });
+    const topId = await makeRole(ctx, ['users.manage'], 'top');
+    const plainId = await makeRole(ctx, ['roles.view'], 'plain');
+    const mark = await lastEvent();
+    const refused = await manager.post(`/admin/roles/${topId}`, { label: 'Lecteurs', description: 'Changé' }, `/admin/roles/${topId}`);
+    expect(refused.status).to.equal(403);
+    expect(textOf(refused.text)).to.include('Ce rôle détient des permissions que ce compte n’a pas (users.manage)');
+    expect(await ctx.db('app_auth_roles').where({ id: topId }).first()).to.include({ label: 'top', description: '' });
+    const saved = await manager.post(`/admin/roles/${plainId}`, { label: 'Lecteurs', description: 'Changé', permissions: 'roles.view' }, `/admin/roles/${plainId}`);
+    expect(saved.status, saved.text.slice(0, 500)).to.equal(303);
+    expect(await ctx.db('app_auth_roles').where({ id: plainId }).first()).to.include({ label: 'Lecteurs', description: 'Changé' });
+    expect(await roleEvents(mark)).to.deep.equal(['role.updated']);
+  });
 });

@@ -11,7 +11,7 @@ import { createRedirect } from '../../../models/pages/redirects.js';
 import type { User } from '../../../models/auth/users.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
-import { PASSWORD, PNG_1X1, caller, logIn, type LoggedIn } from '../../support/fixtures.js';
+import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser, type LoggedIn } from '../../support/fixtures.js';
 import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture } from '../../support/route-table.js';
 
 interface Sample {
@@ -211,4 +211,81 @@ describe('/app/api permission matrix', () => {
       });
     }
   }
+});
+
+// A role manager (admin.access, roles.view, roles.manage) facing roles above it: every
+// change of a role needs every permission of that role, checked where the role is written.
+describe('/app/api/roles: a role manager and the roles above it', () => {
+  let app: App;
+  let ctx: AppContext;
+  before(() => {
+    app = createTestApp();
+    ctx = contextOf(app);
+  });
+  beforeEach(() => resetData(ctx));
+
+  const MANAGER = ['admin.access', 'roles.view', 'roles.manage'];
+  const roleRow = (id: number) => ctx.db('app_auth_roles').where({ id }).first();
+  const roleEvents = (mark: number) => ctx.db('app_audit_events').where('id', '>', mark).andWhere('action', 'like', 'role.%').pluck('action');
+  const lastEvent = async () => Number((await ctx.db('app_audit_events').max({ id: 'id' }).first())?.id ?? 0);
+
+  it('refuses to lift the two-step requirement of admin (403, saying why), and changes nothing', async () => {
+    const manager = await caller(ctx, { permissions: MANAGER });
+    const admin = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first())!;
+    await ctx.db('app_auth_roles').where({ id: admin.id }).update({ require_2fa: true });
+    const mark = await lastEvent();
+    const response = await request(app).put(`/app/api/roles/${admin.id}`).set('Cookie', manager.cookie).send({ require_2fa: false });
+    expect(response.status).to.equal(403);
+    expect(response.body.code).to.equal('escalation');
+    expect(response.body.error).to.include('Le rôle Administrateur détient toutes les permissions').and.include('users.manage');
+    expect((await roleRow(admin.id))!.require_2fa).to.equal(true);
+    expect(await roleEvents(mark)).to.deep.equal([]);
+  });
+
+  it('refuses to change the label, description or requirement of a role giving a permission it lacks', async () => {
+    const manager = await caller(ctx, { permissions: MANAGER });
+    const topId = await makeRole(ctx, ['roles.view', 'users.manage'], 'top');
+    const before = (await roleRow(topId))!;
+    const mark = await lastEvent();
+    for (const change of [{ label: 'Lecteurs' }, { description: 'Rien de spécial' }, { require_2fa: true }, { permissions: ['roles.view', 'users.manage'] }]) {
+      const response = await request(app).put(`/app/api/roles/${topId}`).set('Cookie', manager.cookie).send(change);
+      expect(response.status, JSON.stringify(change)).to.equal(403);
+      expect(response.body.code).to.equal('escalation');
+      expect(response.body.error).to.equal('Ce rôle détient des permissions que ce compte n’a pas (users.manage) : il ne peut pas être modifié depuis ce compte.');
+    }
+    expect(await roleRow(topId)).to.deep.equal(before);
+    expect(await roleEvents(mark)).to.deep.equal([]);
+  });
+
+  it('changes a role whose permissions it all holds, and audits the change', async () => {
+    const manager = await caller(ctx, { permissions: MANAGER });
+    const plainId = await makeRole(ctx, ['roles.view'], 'plain');
+    const mark = await lastEvent();
+    const response = await request(app)
+      .put(`/app/api/roles/${plainId}`)
+      .set('Cookie', manager.cookie)
+      .send({ label: 'Lecteurs des rôles', description: 'Consultent les rôles', require_2fa: true });
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    expect(response.body).to.include({ label: 'Lecteurs des rôles', description: 'Consultent les rôles', require_2fa: true });
+    expect(await roleRow(plainId)).to.include({ label: 'Lecteurs des rôles', description: 'Consultent les rôles', require_2fa: true });
+    const event = (await ctx.db('app_audit_events').where('id', '>', mark).andWhere({ action: 'role.updated' }).first())!;
+    expect(event).to.include({ actor_id: manager.id, target_id: String(plainId) });
+    expect(event.details.changes).to.have.all.keys('label', 'description', 'require_2fa');
+  });
+
+  it('deletes, or grants, a role above it no more than it changes one (403, nothing written)', async () => {
+    const manager = await caller(ctx, { permissions: [...MANAGER, 'users.view', 'users.manage'] });
+    const topId = await makeRole(ctx, ['pages.manage'], 'top');
+    const target = await makeUser(ctx);
+    const mark = await lastEvent();
+    const deleted = await request(app).delete(`/app/api/roles/${topId}`).set('Cookie', manager.cookie);
+    expect(deleted.status).to.equal(403);
+    expect(deleted.body.code).to.equal('escalation');
+    const granted = await request(app).post(`/app/api/users/${target.id}/roles`).set('Cookie', manager.cookie).send({ role_id: topId });
+    expect(granted.status).to.equal(403);
+    expect(granted.body.code).to.equal('escalation');
+    expect(await roleRow(topId)).to.include({ name: 'top' });
+    expect(await ctx.db('app_auth_user_roles').where({ user_id: target.id, role_id: topId })).to.deep.equal([]);
+    expect(await ctx.db('app_audit_events').where('id', '>', mark).pluck('action')).to.deep.equal([]);
+  });
 });

@@ -127,10 +127,12 @@ describe('/app/api/roles and /app/api/permissions', () => {
     expect(refused.status).to.equal(403);
     expect(refused.body.code).to.equal('escalation');
     expect(refused.body.error).to.include('pages.manage').and.include('renommé');
-    // Its name given unchanged, or another field, is no rename.
+    // Its name given unchanged with another field is no rename, but still a change of a
+    // role above the manager: refused too, with the words of a change.
     const same = await request(app).put(`/app/api/roles/${powerId}`).set('Cookie', manager.cookie).send({ name: 'power', description: 'Éditeurs' });
-    expect(same.status).to.equal(200);
-    expect((await ctx.db('app_auth_roles').where({ id: powerId }).first())!.name).to.equal('power');
+    expect(same.status).to.equal(403);
+    expect(same.body.error).to.include('pages.manage').and.include('modifié');
+    expect(await ctx.db('app_auth_roles').where({ id: powerId }).first()).to.include({ name: 'power', description: '' });
     const renamed = await request(app).put(`/app/api/roles/${plainId}`).set('Cookie', manager.cookie).send({ name: 'plain-2' });
     expect(renamed.status).to.equal(200);
     expect(renamed.body.name).to.equal('plain-2');
