@@ -3,6 +3,7 @@
 // their name. Writes go through models/auth/roles.ts, as the REST API does.
 import { ConflictError } from '../../lib/errors.js';
 import { hasPermission } from '../../middleware/require-auth.js';
+import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate.js';
 import { ADMIN_ROLE, createRole, deleteRole, getRole, listRoles, permissionCatalogue, updateRole } from '../../models/auth/roles.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { callerOf } from '../api/caller.js';
@@ -70,6 +71,11 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
       outrankedNotice: outranked && hasPermission(req, 'roles.manage') ? adminMessages.roleOutranksManager : undefined,
       // `admin` takes one change: whether its holders must use two-step verification.
       canRequireSecondFactor: canManage,
+      // Said before the box is ticked: requiring it would shut this manager out until it enrols.
+      lockoutHint:
+        canManage && !role.require_2fa && req.user!.roles.includes(role.name) && !req.user!.second_factor_enabled
+          ? adminMessages.requirementLocksYouOut
+          : undefined,
       values: { name: role.name, label: role.label, description: role.description, require_2fa: role.require_2fa },
       ...locals,
     },
@@ -81,11 +87,10 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
 export async function saveRole({ ctx, req, res, params, body }: Call<Id, None, RoleForm>): Promise<void> {
   const role = await getRole(ctx, params.id);
   const { name, ...rest } = body;
-  if (role.name === ADMIN_ROLE) {
-    await updateRole(ctx, callerOf(req), params.id, { require_2fa: body.require_2fa });
-    return redirectWithFlash(req, res, `/admin/roles/${params.id}`, adminMessages.roleSaved);
-  }
-  await updateRole(ctx, callerOf(req), params.id, role.system ? rest : { ...rest, name });
+  const changes = role.name === ADMIN_ROLE ? { require_2fa: body.require_2fa, confirm: body.confirm } : role.system ? rest : { ...rest, name };
+  const { callerMustEnrol } = await updateRole(ctx, callerOf(req), params.id, changes);
+  // The manager now reaches nothing but enrolment: sent there, not to a 403.
+  if (callerMustEnrol) return redirectWithFlash(req, res, ENROLMENT_PAGE, adminMessages.roleSavedEnrolNow);
   redirectWithFlash(req, res, `/admin/roles/${params.id}`, adminMessages.roleSaved);
 }
 

@@ -39,12 +39,14 @@ export interface RoleForm {
   permissions: string[];
   /** A checkbox: absent means false. */
   require_2fa: boolean;
+  /** The checkbox shown when the requirement would shut the manager out until it enrols. */
+  confirm: boolean;
 }
 const requireSecondFactor = Joi.boolean().truthy('1', 'on').default(false).label('Vérification en deux étapes obligatoire');
 const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
 const description = text().trim().max(500).allow('').default('').label('Description');
 const label = roleLabel.label('Libellé').required();
-export const newRoleForm = Joi.object<RoleForm>({
+export const newRoleForm = Joi.object<Omit<RoleForm, 'confirm'>>({
   label,
   name: roleName.label('Clé').required(),
   description,
@@ -58,6 +60,7 @@ export const roleForm = Joi.object<RoleForm>({
   description,
   permissions: permissionKeys,
   require_2fa: requireSecondFactor,
+  confirm: Joi.boolean().truthy('1', 'on').default(false).label('Confirmation'),
 });
 
 // Two-step verification forms of the profile (/account/2fa).

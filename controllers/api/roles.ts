@@ -1,6 +1,7 @@
 // Roles and the permission catalogue, /app/api/roles and /app/api/permissions.
 import type { Call } from '../../routes/define.js';
-import type { Page, RoleBody } from '../../routes/api/schemas.js';
+import type { Page, RoleBody, RoleUpdateBody } from '../../routes/api/schemas.js';
+import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate.js';
 import { createRole, deleteRole, getRole, listRoles, permissionCatalogue, updateRole } from '../../models/auth/roles.js';
 import { callerOf, listBody } from './caller.js';
 
@@ -22,9 +23,16 @@ export async function showRoleHandler({ ctx, res, params }: Call<Id>): Promise<v
   res.json(await getRole(ctx, params.id));
 }
 
-// PUT /app/api/roles/:id {name?, description?, permissions?}
-export async function updateRoleHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, Partial<RoleBody>>): Promise<void> {
-  res.json(await updateRole(ctx, callerOf(req), params.id, body));
+// Where a caller that must now enrol does it: the page, and the API's first step.
+const SECOND_FACTOR_ENROLMENT = { page: ENROLMENT_PAGE, api: '/app/api/users/profile/2fa/setup' };
+
+// PUT /app/api/roles/:id {name?, label?, description?, permissions?, require_2fa?, confirm?}
+// A role the caller holds, made to require two-step verification the caller has not set
+// up: 409 second_factor_confirmation_required unless `confirm: true`; then the role with
+// `second_factor_enrolment` {page, api}, where the caller must go next.
+export async function updateRoleHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, RoleUpdateBody>): Promise<void> {
+  const { role, callerMustEnrol } = await updateRole(ctx, callerOf(req), params.id, body);
+  res.json(callerMustEnrol ? { ...role, second_factor_enrolment: SECOND_FACTOR_ENROLMENT } : role);
 }
 
 // DELETE /app/api/roles/:id

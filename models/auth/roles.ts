@@ -194,9 +194,28 @@ export interface RoleChanges {
   description?: string;
   permissions?: string[];
   require_2fa?: boolean;
+  /** Not a change: the caller's consent to require two-step verification of a role it holds without having it. */
+  confirm?: boolean;
 }
 
-export async function updateRole(ctx: AppContext, caller: Caller, id: number, changes: RoleChanges): Promise<Role> {
+export interface RoleUpdate {
+  role: Role;
+  /** The caller now holds a role requiring two-step verification, which it has not set up: enrolment is all it reaches. */
+  callerMustEnrol: boolean;
+}
+
+/** Whether the caller holds the role (primary or extra) without two-step verification set up. */
+async function holdsWithoutSecondFactor(tx: AppContext, callerId: number, roleId: number): Promise<boolean> {
+  const { rows } = await tx.db.raw<{ rows: Array<{ exposed: boolean }> }>(
+    `SELECT (u.role_id = ? OR EXISTS (SELECT 1 FROM app_auth_user_roles ur WHERE ur.user_id = u.id AND ur.role_id = ?))
+        AND NOT EXISTS (SELECT 1 FROM app_auth_two_factor tf WHERE tf.user_id = u.id AND tf.enabled_at IS NOT NULL) AS exposed
+     FROM app_auth_users u WHERE u.id = ?`,
+    [roleId, roleId, callerId],
+  );
+  return Boolean(rows[0]?.exposed);
+}
+
+export async function updateRole(ctx: AppContext, caller: Caller, id: number, changes: RoleChanges): Promise<RoleUpdate> {
   return inTransaction(ctx, async (tx) => {
     const role = await tx.db('app_auth_roles').where({ id }).forUpdate().first();
     if (!role) throw new NotFoundError(roleMessages.notFound);
@@ -216,6 +235,16 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     if (missing.length) {
       const message = role.name === ADMIN_ROLE ? roleMessages.adminOutranksCaller : renamed ? roleMessages.renameEscalation : roleMessages.outranksCaller;
       throw new ForbiddenError(message.replace('{keys}', missing.join(', ')), { code: 'escalation' });
+    }
+    // Requiring two-step verification of a role the caller holds without having it
+    // shuts the caller out of everything but enrolment at its next request: said first
+    // (409), done once confirmed, and the caller is then sent to enrol.
+    const callerMustEnrol = changes.require_2fa === true && !role.require_2fa && (await holdsWithoutSecondFactor(tx, caller.id, id));
+    if (callerMustEnrol && changes.confirm !== true) {
+      throw new ConflictError(roleMessages.requirementLocksCallerOut, {
+        code: 'second_factor_confirmation_required',
+        details: [{ field: 'confirm', message: roleMessages.requirementLocksCallerOut }],
+      });
     }
     // What changed, for the audit event.
     const changed: Record<string, unknown> = {};
@@ -251,9 +280,9 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
       ...sourceOf(caller),
       action: 'role.updated',
       target: roleTarget({ id, name: changes.name ?? role.name }),
-      details: { changes: changed },
+      details: { changes: changed, ...(callerMustEnrol ? { locks_out_caller: true } : {}) },
     });
-    return (await findRole(tx, id))!;
+    return { role: (await findRole(tx, id))!, callerMustEnrol };
   });
 }
 

@@ -88,4 +88,13 @@ export const createRoleBody = Joi.object<RoleBody>({
   permissions: permissions.required(),
   require_2fa: Joi.boolean(),
 });
-export const updateRoleBody = Joi.object<Partial<RoleBody>>({ name: roleName, label: roleLabel, description, permissions, require_2fa: Joi.boolean() }).min(1);
+/** `confirm`: consent to require two-step verification of a role the caller holds without having it. */
+export type RoleUpdateBody = Partial<RoleBody> & { confirm?: boolean };
+export const updateRoleBody = Joi.object<RoleUpdateBody>({
+  name: roleName,
+  label: roleLabel,
+  description,
+  permissions,
+  require_2fa: Joi.boolean(),
+  confirm: Joi.boolean(),
+}).min(1);

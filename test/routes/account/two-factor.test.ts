@@ -105,8 +105,10 @@ describe('/account/2fa', () => {
     expect(cleared.status).to.equal(303);
     expect((await ctx.db('app_auth_roles').where({ id: role!.id }).first())?.require_2fa).to.equal(false);
     const adminRole = await ctx.db('app_auth_roles').where({ name: 'admin' }).first();
-    const adminSaved = await client.post(`/admin/roles/${adminRole!.id}`, { require_2fa: '1', permissions: [] }, `/admin/roles/${adminRole!.id}`);
+    // The manager holds admin without two-step verification: it confirms, and is sent to enrol.
+    const adminSaved = await client.post(`/admin/roles/${adminRole!.id}`, { require_2fa: '1', confirm: '1', permissions: [] }, `/admin/roles/${adminRole!.id}`);
     expect(adminSaved.status).to.equal(303);
+    expect(adminSaved.headers.location).to.equal('/account/2fa');
     const adminAfter = await ctx.db('app_auth_roles').where({ name: 'admin' }).first();
     expect(adminAfter).to.include({ require_2fa: true, name: 'admin' });
     expect(await ctx.db('app_auth_role_permissions').where({ role_id: adminRole!.id })).to.have.length.above(3);

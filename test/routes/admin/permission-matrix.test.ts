@@ -292,7 +292,11 @@ describe('/admin/roles/:id: a role manager and the roles above it', () => {
     expect(refused.status).to.equal(403);
     expect(textOf(refused.text)).to.include('Ce rôle détient des permissions que ce compte n’a pas (users.manage)');
     expect(await ctx.db('app_auth_roles').where({ id: topId }).first()).to.include({ label: 'top', description: '' });
-    const saved = await manager.post(`/admin/roles/${plainId}`, { label: 'Lecteurs', description: 'Changé', permissions: 'roles.view' }, `/admin/roles/${plainId}`);
+    const saved = await manager.post(
+      `/admin/roles/${plainId}`,
+      { label: 'Lecteurs', description: 'Changé', permissions: 'roles.view' },
+      `/admin/roles/${plainId}`,
+    );
     expect(saved.status, saved.text.slice(0, 500)).to.equal(303);
     expect(await ctx.db('app_auth_roles').where({ id: plainId }).first()).to.include({ label: 'Lecteurs', description: 'Changé' });
     expect(await roleEvents(mark)).to.deep.equal(['role.updated']);

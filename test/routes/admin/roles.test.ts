@@ -122,4 +122,30 @@ describe('/admin/roles screens', () => {
     expect(refused.status).to.equal(409);
     expect(await roleNamed('admin')).to.not.equal(undefined);
   });
+
+  it('warns, then asks for confirmation, before requiring two-step verification of a role the manager holds without it, then sends it to enrol', async () => {
+    const client = await admin();
+    const adminRole = (await roleNamed('admin'))!;
+    const form = await client.get(`/admin/roles/${adminRole.id}`);
+    expect(textOf(form.text)).to.include('Ce compte a ce rôle sans avoir activé la vérification en deux étapes');
+    const mark = Number((await ctx.db('app_audit_events').max({ id: 'id' }).first())?.id ?? 0);
+    const asked = await client.post(`/admin/roles/${adminRole.id}`, { require_2fa: '1' }, `/admin/roles/${adminRole.id}`);
+    expect(asked.status).to.equal(409);
+    expect(asked.text).to.include('name="confirm" value="1"');
+    expect(textOf(asked.text)).to.include('Une confirmation est nécessaire pour enregistrer.');
+    expect((await roleNamed('admin'))!.require_2fa).to.equal(false);
+    expect(await ctx.db('app_audit_events').where('id', '>', mark).pluck('action')).to.deep.equal([]);
+    const confirmed = await client.post(`/admin/roles/${adminRole.id}`, { require_2fa: '1', confirm: '1' }, `/admin/roles/${adminRole.id}`);
+    expect(confirmed.status).to.equal(303);
+    expect(confirmed.headers.location).to.equal('/account/2fa');
+    expect((await roleNamed('admin'))!.require_2fa).to.equal(true);
+    expect(await ctx.db('app_audit_events').where('id', '>', mark).pluck('action')).to.deep.equal(['role.updated']);
+    const enrolment = await client.follow(confirmed);
+    expect(enrolment.status).to.equal(200);
+    expect(textOf(enrolment.text)).to.include('Le rôle est enregistré. Il exige la vérification en deux étapes');
+    // Any other screen now sends it back there.
+    const other = await client.get('/admin/roles');
+    expect(other.status).to.equal(303);
+    expect(other.headers.location).to.equal('/account/2fa');
+  });
 });

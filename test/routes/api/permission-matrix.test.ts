@@ -251,7 +251,9 @@ describe('/app/api/roles: a role manager and the roles above it', () => {
       const response = await request(app).put(`/app/api/roles/${topId}`).set('Cookie', manager.cookie).send(change);
       expect(response.status, JSON.stringify(change)).to.equal(403);
       expect(response.body.code).to.equal('escalation');
-      expect(response.body.error).to.equal('Ce rôle détient des permissions que ce compte n’a pas (users.manage) : il ne peut pas être modifié depuis ce compte.');
+      expect(response.body.error).to.equal(
+        'Ce rôle détient des permissions que ce compte n’a pas (users.manage) : il ne peut pas être modifié depuis ce compte.',
+      );
     }
     expect(await roleRow(topId)).to.deep.equal(before);
     expect(await roleEvents(mark)).to.deep.equal([]);

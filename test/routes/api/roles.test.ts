@@ -139,4 +139,37 @@ describe('/app/api/roles and /app/api/permissions', () => {
     const admin = await caller(ctx, { role: 'admin' });
     expect((await request(app).put(`/app/api/roles/${powerId}`).set('Cookie', admin.cookie).send({ name: 'power-2' })).status).to.equal(200);
   });
+
+  it('asks for confirmation (409) before requiring two-step verification of a role the caller holds without it, then says where to enrol', async () => {
+    const admin = await caller(ctx, { role: 'admin' });
+    const adminRoleId = (await ctx.db('app_auth_roles').where({ name: 'admin' }).first())!.id;
+    const mark = Number((await ctx.db('app_audit_events').max({ id: 'id' }).first())?.id ?? 0);
+    const asked = await request(app).put(`/app/api/roles/${adminRoleId}`).set('Cookie', admin.cookie).send({ require_2fa: true });
+    expect(asked.status).to.equal(409);
+    expect(asked.body.code).to.equal('second_factor_confirmation_required');
+    expect(asked.body.error).to.include('n’a pas activé la vérification en deux étapes').and.include('confirmation');
+    expect(asked.body.details).to.deep.equal([{ field: 'confirm', message: asked.body.error }]);
+    expect((await ctx.db('app_auth_roles').where({ id: adminRoleId }).first())!.require_2fa).to.equal(false);
+    expect(await ctx.db('app_audit_events').where('id', '>', mark).pluck('action')).to.deep.equal([]);
+    const confirmed = await request(app).put(`/app/api/roles/${adminRoleId}`).set('Cookie', admin.cookie).send({ require_2fa: true, confirm: true });
+    expect(confirmed.status).to.equal(200);
+    expect(confirmed.body).to.include({ name: 'admin', require_2fa: true });
+    expect(confirmed.body.second_factor_enrolment).to.deep.equal({ page: '/account/2fa', api: '/app/api/users/profile/2fa/setup' });
+    expect((await ctx.db('app_auth_roles').where({ id: adminRoleId }).first())!.require_2fa).to.equal(true);
+    const event = (await ctx.db('app_audit_events').where('id', '>', mark).first())!;
+    expect(event).to.include({ action: 'role.updated', actor_id: admin.id });
+    expect(event.details).to.deep.equal({ changes: { require_2fa: { from: false, to: true } }, locks_out_caller: true });
+    // Where it was sent is what it can reach now.
+    expect((await request(app).get('/app/api/roles').set('Cookie', admin.cookie)).body.code).to.equal('second_factor_enrolment_required');
+    expect((await request(app).get('/app/api/users/profile/2fa').set('Cookie', admin.cookie)).status).to.equal(200);
+  });
+
+  it('asks nothing when the caller does not hold the role, and gives the plain role JSON', async () => {
+    const admin = await caller(ctx, { role: 'admin' });
+    const roleId = await makeRole(ctx, ['pages.view'], 'editor');
+    const response = await request(app).put(`/app/api/roles/${roleId}`).set('Cookie', admin.cookie).send({ require_2fa: true });
+    expect(response.status).to.equal(200);
+    expect(response.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'user_count');
+    expect((await ctx.db('app_auth_roles').where({ id: roleId }).first())!.require_2fa).to.equal(true);
+  });
 });

@@ -229,7 +229,8 @@ describe('/app/api two-step verification', () => {
       const refused = await request(app).put(`/app/api/roles/${adminRole!.id}`).set('Cookie', admin.cookie).send({ require_2fa: true, description: 'x' });
       expect(refused.status).to.equal(409);
       expect(refused.body.code).to.equal('system_role');
-      const response = await request(app).put(`/app/api/roles/${adminRole!.id}`).set('Cookie', admin.cookie).send({ require_2fa: true });
+      // The caller holds admin without two-step verification: it confirms it will enrol.
+      const response = await request(app).put(`/app/api/roles/${adminRole!.id}`).set('Cookie', admin.cookie).send({ require_2fa: true, confirm: true });
       expect(response.status).to.equal(200);
       expect(response.body).to.include({ name: 'admin', require_2fa: true });
       // From now on the administrator must enrol before anything else.
