@@ -65,6 +65,8 @@ export const authMessagesForGuards = {
 
 export const textMessages = {
   unstorable: '{{#label}} contient un caractère non autorisé.',
+  notSingleLine:
+    '{{#label}} tient sur une seule ligne, sans caractère de contrôle (retour à la ligne, tabulation, séquence d’échappement) ni caractère d’inversion du sens du texte.',
 };
 
 export const mailMessages = {

@@ -4,6 +4,7 @@
 // refused here, at the edge, with a 400 naming the field.
 import Joi from 'joi';
 import { textMessages } from './messages.js';
+import { singleLine } from './validation.js';
 
 export const MAX_ID = 2_147_483_647;
 const MAX_PAGE_SIZE = 200;
@@ -43,14 +44,17 @@ export const email = text()
   .lowercase()
   .max(254)
   .email({ tlds: { allow: false } });
-export const personName = text().trim().min(1).max(100);
+// A display name: one line, nothing that could rewrite a log line or reverse a list (lib/validation.ts).
+export const personName = singleLine(text().trim().min(1).max(100));
 // The policy (8 characters, 72 bytes) is checked by the model with its own message.
 export const password = text().min(1).max(1000);
 // Letters, digits, space, `_`, `.`, `-`: what the role screen has always allowed.
 const ROLE_NAME_PATTERN = /^[\p{L}\p{N}_ .-]+$/u;
 export const roleName = text().trim().min(1).max(64).pattern(ROLE_NAME_PATTERN);
 // What the screens show for a role («Administrateur»): any text, unique whatever its case.
-export const roleLabel = text().trim().min(1).max(100);
+export const roleLabel = singleLine(text().trim().min(1).max(100));
+/** A role's description: one line of at most 500 characters, empty allowed. */
+export const roleDescription = singleLine(text().trim().max(500)).allow('');
 export const permissionKey = text().max(64);
 export const sessionId = Joi.string().hex().length(32);
 export const token = Joi.string()

@@ -3,12 +3,39 @@
 // reaches a model (no mass assignment).
 import Joi from 'joi';
 import { ValidationError, type ErrorDetail } from './errors.js';
-import { joiMessages, validationMessages } from './messages.js';
+import { joiMessages, textMessages, validationMessages } from './messages.js';
 
 // joi wraps labels in « » without the no-break spaces French puts inside (its wrap takes two
 // characters at most): they are added here, once for every message, custom ones included.
 function frenchGuillemets(message: string): string {
   return message.replace(/«[\s\u00a0\u202f]*/g, '«\u00a0').replace(/[\s\u00a0\u202f]*»/g, '\u00a0»');
+}
+
+// Characters a line of text a person typed (a name, a label, a title) has no use for:
+// C0 controls (tab, CR, LF, ESC of terminal escapes…), DEL and the C1 controls, the
+// line and paragraph separators, and the bidirectional embeddings, overrides and
+// isolates (U+202A–U+202E, U+2066–U+2069), which make a name read backwards in a list,
+// a log line or a mail subject. The marks U+200E, U+200F and U+061C stay: right-to-left
+// names need them, and they reorder nothing around them.
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
+const NOT_SINGLE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * The one rule of every short single-line text a person types (display names, role
+ * labels and descriptions, page titles): no control character, line break or
+ * bidirectional override, refused at the edge with a 400 naming the field. Leading and
+ * trailing whitespace is trimmed before (when the schema trims), so a stray final
+ * newline is dropped, not refused.
+ */
+export function singleLine(schema: Joi.StringSchema): Joi.StringSchema {
+  return schema
+    .custom((value: string, helpers) => (NOT_SINGLE_LINE.test(value) ? helpers.error('string.singleLine') : value))
+    .messages({ 'string.singleLine': textMessages.notSingleLine });
+}
+
+/** Whether a text holds a character singleLine refuses (for values that do not pass through joi). */
+export function isSingleLine(value: string): boolean {
+  return !NOT_SINGLE_LINE.test(value);
 }
 
 function joiDetails(error: Joi.ValidationError): ErrorDetail[] {

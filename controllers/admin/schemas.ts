@@ -2,7 +2,7 @@
 // fields they do not know), built from the shared primitives. Labels are the French
 // field names, so messages read «Nom» est obligatoire.
 import Joi from 'joi';
-import { email, id, idParam, password, permissionKey, personName, roleLabel, roleName, sessionId, text } from '../../lib/schema-primitives.js';
+import { email, id, idParam, password, permissionKey, personName, roleDescription, roleLabel, roleName, sessionId, text } from '../../lib/schema-primitives.js';
 
 export const userListQuery = Joi.object<{ search: string; page: number }>({
   search: text().trim().max(200).allow('').default(''),
@@ -44,7 +44,7 @@ export interface RoleForm {
 }
 const requireSecondFactor = Joi.boolean().truthy('1', 'on').default(false).label('Vérification en deux étapes obligatoire');
 const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
-const description = text().trim().max(500).allow('').default('').label('Description');
+const description = roleDescription.default('').label('Description');
 const label = roleLabel.label('Libellé').required();
 export const newRoleForm = Joi.object<Omit<RoleForm, 'confirm'>>({
   label,

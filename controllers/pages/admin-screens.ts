@@ -4,6 +4,7 @@
 // Writes call the pages models, as the JSON routes do.
 import Joi from 'joi';
 import { id, idParam, text } from '../../lib/schema-primitives.js';
+import { singleLine } from '../../lib/validation.js';
 import { countDescendants } from '../../models/pages/admin-tree.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { pageMessages } from '../../models/pages/messages.js';
@@ -29,7 +30,7 @@ export interface PageFormInput {
 }
 
 export const pageForm = Joi.object<PageFormInput>({
-  title: text().trim().max(300).allow('').required().label('Titre'),
+  title: singleLine(text().trim().max(300)).allow('').required().label('Titre'),
   slug: text().trim().max(200).allow('').default('').label('Slug'),
   parent_id: Joi.alternatives(id, text().valid('')).default('').label('Page parente'),
   template: text().max(64).default('default').label('Modèle'),

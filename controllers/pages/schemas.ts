@@ -5,6 +5,7 @@
 // in the model, which words their messages.
 import Joi from 'joi';
 import { id, idParam, MAX_ID, pagination, text } from '../../lib/schema-primitives.js';
+import { singleLine } from '../../lib/validation.js';
 import { seoSchema } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import type { PageInput, PagePatch, Visibility } from '../../models/pages/pages.js';
@@ -13,7 +14,8 @@ const visibility = text().valid('public', 'private');
 
 function pageFields(catalog: PageCatalog) {
   return {
-    title: text().allow('').max(300),
+    // One line: a title lands in the tab, the navigation, the sitemap and the audit log.
+    title: singleLine(text().allow('').max(300)),
     slug: text().allow('').max(200),
     parent_id: id.allow(null),
     template: text().max(64),

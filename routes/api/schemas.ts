@@ -10,6 +10,7 @@ import {
   password,
   permissionKey,
   personName,
+  roleDescription,
   roleLabel,
   roleName,
   sessionId,
@@ -70,7 +71,7 @@ export const revokeSessionsQuery = Joi.object<{ keep_current: boolean }>({ keep_
 export const deleteOwnAccountBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
 export const suspendBody = Joi.object<{ reason?: string }>({ reason: text().trim().max(500).allow('') });
 
-const description = text().trim().max(500).allow('');
+const description = roleDescription;
 const permissions = Joi.array().items(permissionKey).max(500).unique();
 
 export interface RoleBody {

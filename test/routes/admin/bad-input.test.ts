@@ -25,7 +25,11 @@ interface Case {
   noToken?: boolean;
   status: number;
   why: string;
+  /** A text that must fit on one line (lib/validation.ts): the page says so. */
+  notSingleLine?: boolean;
 }
+
+const ONE_LINE = 'tient sur une seule ligne, sans caractère de contrôle';
 
 const page = async (f: Fixture) => `/admin/pages/${(await f.page()).id}`;
 
@@ -34,6 +38,7 @@ function profileCases(prefix: string): Case[] {
     { row: `GET ${prefix}`, path: `${prefix}?email_change=%00&x=1`, status: 200, why: 'unknown or odd query parameters are ignored' },
     { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: '   ' }, status: 400, why: 'blank name' },
     { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: 'A\u0000B' }, status: 400, why: 'NUL in the name' },
+    { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: 'A\r\nB' }, status: 400, why: 'CR/LF in the name', notSingleLine: true },
     {
       row: `POST ${prefix}/email`,
       path: `${prefix}/email`,
@@ -110,6 +115,22 @@ const CASES: Case[] = [
   { row: 'GET /admin/users/:id', path: '/admin/users/99999999999', status: 404, why: 'id out of range' },
   { row: 'GET /admin/users/:id', path: '/admin/users/999999', status: 404, why: 'no such user' },
   { row: 'POST /admin/users/:id', path: (f) => `/admin/users/${f.target.id}`, fields: { name: '', role: 'user' }, status: 400, why: 'empty name' },
+  {
+    row: 'POST /admin/users/:id',
+    path: (f) => `/admin/users/${f.target.id}`,
+    fields: { name: 'A\u001b[2JB', role: 'user' },
+    status: 400,
+    why: 'ANSI escape in the name',
+    notSingleLine: true,
+  },
+  {
+    row: 'POST /admin/users',
+    path: '/admin/users',
+    fields: { name: 'A\u202eB', email: 'a@example.com', role: 'user' },
+    status: 400,
+    why: 'bidi override in the invited name',
+    notSingleLine: true,
+  },
   { row: 'POST /admin/users/:id', path: '/admin/users/abc', fields: { name: 'A', role: 'user' }, status: 404, why: 'id not a number' },
   { row: 'POST /admin/users/:id/verify', path: '/admin/users/999999/verify', status: 404, why: 'no such user' },
   { row: 'POST /admin/users/:id/verify', path: (f) => `/admin/users/${f.target.id}/verify`, noToken: true, status: 403, why: 'no CSRF token' },
@@ -173,6 +194,15 @@ const CASES: Case[] = [
   { row: 'GET /admin/audit', path: '/admin/audit?action=&actor_id=&x=1', status: 200, why: 'empty filters and unknown parameters are ignored' },
   { row: 'GET /admin/roles/new', path: '/admin/roles/new?x=1', status: 200, why: 'unknown query parameters are ignored' },
   { row: 'POST /admin/roles', path: '/admin/roles', fields: { name: 'bad/name' }, status: 400, why: 'role name outside its pattern' },
+  { row: 'POST /admin/roles', path: '/admin/roles', fields: { name: 'ed', label: 'É\nd' }, status: 400, why: 'LF in the label', notSingleLine: true },
+  {
+    row: 'POST /admin/roles/:id',
+    path: (f) => `/admin/roles/${f.spareRoleId}`,
+    fields: { label: 'Ok', description: 'a\u2069b' },
+    status: 400,
+    why: 'bidi isolate in the description',
+    notSingleLine: true,
+  },
   {
     row: 'POST /admin/roles',
     path: '/admin/roles',
@@ -191,6 +221,7 @@ const CASES: Case[] = [
   { row: 'POST /admin/pages', path: '/admin/pages', fields: { title: '  ', slug: 'Bad Slug' }, status: 400, why: 'blank title' },
   { row: 'GET /admin/pages/:id', path: '/admin/pages/abc', status: 404, why: 'id not a number' },
   { row: 'POST /admin/pages/:id', path: page, fields: { if_revision: '1', title: 'T\u0000' }, status: 400, why: 'NUL in the title' },
+  { row: 'POST /admin/pages/:id', path: page, fields: { if_revision: '1', title: 'T\nU' }, status: 400, why: 'LF in the title', notSingleLine: true },
   { row: 'POST /admin/pages/:id/preview', path: '/admin/pages/999999/preview', status: 404, why: 'no such page' },
   { row: 'GET /admin/pages/:id/revisions', path: async (f) => `${await page(f)}/revisions?page=0`, status: 400, why: 'page zero' },
   { row: 'GET /admin/pages/:id/revisions/compare', path: async (f) => `${await page(f)}/revisions/compare?a=un&b=1`, status: 400, why: 'a not a number' },
@@ -313,6 +344,7 @@ describe('/admin and /account bad input', () => {
       }
       expect(response.status, textOf(response.text).slice(0, 400)).to.equal(entry.status);
       expect(response.headers['content-type']).to.match(/^text\/html/);
+      if (entry.notSingleLine) expect(textOf(response.text)).to.include(ONE_LINE);
       expect(await snapshot()).to.deep.equal(before);
     });
   }

@@ -19,7 +19,12 @@ interface Case {
   headers?: Record<string, string>;
   status: number;
   why: string;
+  /** The field the error names, with the message of a text that must fit on one line (lib/validation.ts). */
+  notSingleLine?: string;
 }
+
+// What a name, label, description or title that does not fit on one line is told.
+const ONE_LINE = 'tient sur une seule ligne, sans caractère de contrôle';
 
 const T = 1; // the target user's id (first user after reset is the caller: see below)
 const big = 'x'.repeat(110 * 1024);
@@ -289,6 +294,63 @@ const CASES: Case[] = [
   { method: 'get', route: '/users/profile/export', path: '/users/profile/export?format=csv', status: 400, why: 'unknown query parameter' },
   { method: 'post', route: '/roles', path: '/roles', body: { name: 'bad/name', permissions: [] }, status: 400, why: 'role name outside its pattern' },
   { method: 'put', route: '/roles/:id', path: '/roles/1', body: { name: 'a\u0000b' }, status: 400, why: 'NUL in the role name' },
+  // Control characters and bidirectional overrides in what a person types on one line
+  {
+    method: 'post',
+    route: '/users',
+    path: '/users',
+    body: { email: 'a@example.com', name: 'A\r\nBcc: x' },
+    status: 400,
+    why: 'CR/LF in the name',
+    notSingleLine: 'name',
+  },
+  {
+    method: 'put',
+    route: '/users/:id',
+    path: `/users/${T}`,
+    body: { name: '\u001b[31mRouge' },
+    status: 400,
+    why: 'ANSI escape in the name',
+    notSingleLine: 'name',
+  },
+  {
+    method: 'put',
+    route: '/users/profile',
+    path: '/users/profile',
+    body: { name: 'gpj.\u202eexe' },
+    status: 400,
+    why: 'right-to-left override in the name',
+    notSingleLine: 'name',
+  },
+  {
+    method: 'post',
+    route: '/roles',
+    path: '/roles',
+    body: { name: 'ed', label: 'É\u2066d', permissions: [] },
+    status: 400,
+    why: 'bidi isolate in the label',
+    notSingleLine: 'label',
+  },
+  {
+    method: 'post',
+    route: '/roles',
+    path: '/roles',
+    body: { name: 'ed', description: 'a\tb', permissions: [] },
+    status: 400,
+    why: 'tab in the description',
+    notSingleLine: 'description',
+  },
+  { method: 'put', route: '/roles/:id', path: '/roles/2', body: { label: 'a\u0085b' }, status: 400, why: 'C1 control in the label', notSingleLine: 'label' },
+  {
+    method: 'put',
+    route: '/roles/:id',
+    path: '/roles/2',
+    body: { description: 'a\nb' },
+    status: 400,
+    why: 'LF in the description',
+    notSingleLine: 'description',
+  },
+  { method: 'post', route: '/admin/pages', path: '/admin/pages', body: { title: 'T\u007f' }, status: 400, why: 'DEL in the title', notSingleLine: 'title' },
   // Pages module: admin routes
   { method: 'get', route: '/admin/pages', path: '/admin/pages?limit=abc', status: 400, why: 'limit not a number' },
   { method: 'get', route: '/admin/pages', path: '/admin/pages?visibility=hidden', status: 400, why: 'unknown visibility' },
@@ -409,6 +471,10 @@ describe('/app/api bad input', () => {
       expect(response.status, JSON.stringify(response.body)).to.equal(entry.status);
       expect(response.body).to.have.property('error').that.is.a('string');
       expect(response.body).to.have.property('code').that.is.a('string');
+      if (entry.notSingleLine) {
+        const detail = response.body.details.find((item: { field: string }) => item.field === entry.notSingleLine);
+        expect(detail?.message, JSON.stringify(response.body.details)).to.include(ONE_LINE);
+      }
       expect(await snapshot()).to.deep.equal(before);
     });
   }

@@ -225,6 +225,21 @@ describe('/auth flows', () => {
       expect(confirmed.status).to.equal(303);
     });
 
+    it('refuses a name with a line break, a terminal escape or a bidirectional override (400 on the name), creating nothing', async () => {
+      for (const name of ['Bob\r\nAdmin', 'Bob\u001b[0m', 'Bob\u202eeciffo']) {
+        const client = new FormClient(app, clock);
+        const response = await client.submit('/auth/register', { name, email: 'bob@example.com', password: strongPassword }, { json: true });
+        expect(response.status, JSON.stringify(name)).to.equal(400);
+        expect(response.body.details).to.deep.include({
+          field: 'name',
+          message:
+            '«\u00a0Nom\u00a0» tient sur une seule ligne, sans caractère de contrôle (retour à la ligne, tabulation, séquence d’échappement) ni caractère d’inversion du sens du texte.',
+        });
+      }
+      expect(await ctx.db('app_auth_users').where({ email: 'bob@example.com' })).to.deep.equal([]);
+      expect(smtp.messages).to.have.length(0);
+    });
+
     it('answers an existing address exactly as a new one (status, page, JSON), creates nothing, and emails its owner a working reset link', async () => {
       const answerTo = async (email: string, json: boolean) => {
         const response = await new FormClient(app, clock).submit('/auth/register', { name: 'Bob', email, password: strongPassword }, { json });
