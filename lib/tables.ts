@@ -223,6 +223,8 @@ export interface PageRow {
   /** When the draft goes live (only with a draft). */
   scheduled_at: Date | null;
   scheduled_by: number | null;
+  /** Covered by every preview link's signature: moving it on voids the page's links. */
+  preview_generation: number;
 }
 export interface PageInsert {
   id?: number;
@@ -243,6 +245,7 @@ export interface PageInsert {
   draft_revision?: number | null;
   scheduled_at?: TimestampInput | null;
   scheduled_by?: number | null;
+  preview_generation?: number;
 }
 
 /** One recorded state of a page's content (drafts, publications, live writes, restores). */

@@ -40,10 +40,10 @@ export const adminMessages = {
   roleSaved: 'Le rôle est enregistré.',
   roleDeleted: 'Le rôle est supprimé.',
   roleSavedEnrolNow:
-    'Le rôle est enregistré. Il exige la vérification en deux étapes, que ce compte n’a pas encore activée : elle doit l’être maintenant pour retrouver l’accès au reste du site.',
+    'Le rôle est enregistré. Il exige la vérification en deux étapes, que ce compte n’a pas encore activée : elle doit l’être maintenant pour retrouver l’accès au reste du site.',
   requirementLocksYouOut:
-    'Ce compte a ce rôle sans avoir activé la vérification en deux étapes : s’il l’exige, ce compte devra l’activer avant d’accéder à toute autre page.',
-  roleOutranksManager: 'Ce rôle détient des permissions que ce compte n’a pas : il ne peut être ni modifié ni supprimé depuis celui-ci.',
+    'Ce compte a ce rôle sans avoir activé la vérification en deux étapes : s’il l’exige, ce compte devra l’activer avant d’accéder à toute autre page.',
+  roleOutranksManager: 'Ce rôle détient des permissions que ce compte n’a pas : il ne peut être ni modifié ni supprimé depuis celui-ci.',
   profileNameSaved: 'Le nom est enregistré.',
   // Said to any account holder: where the message is kept, not the server's folders.
   profileEmailPending: (email: string, outbox?: string) =>

@@ -50,6 +50,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'page.draft_discarded': 'Brouillon abandonné',
   'page.revision_restored': 'Révision reprise en brouillon',
   'page.preview_link_created': 'Lien d’aperçu créé',
+  'page.preview_links_revoked': 'Liens d’aperçu révoqués',
   'page.moved': 'Page déplacée',
   'page.deleted': 'Page supprimée',
   'media.added': 'Média ajouté',

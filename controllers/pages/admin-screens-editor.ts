@@ -14,7 +14,7 @@ import { pageAuthors } from '../../models/pages/authors.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { cancelSchedule, discardDraft, publishDraft, saveDraft, schedulePublication } from '../../models/pages/drafts.js';
 import { listMedia } from '../../models/pages/media.js';
-import { createPreviewLink } from '../../models/pages/preview-links.js';
+import { createPreviewLink, revokePreviewLinks } from '../../models/pages/preview-links.js';
 import { getPage, type PagePatch } from '../../models/pages/pages.js';
 import { currentContent, type PageContent } from '../../models/pages/revision-store.js';
 import { slugify } from '../../models/pages/slugs.js';
@@ -290,6 +290,13 @@ async function showConflict(catalog: PageCatalog, options: TreeOptions, call: An
     },
     status,
   );
+}
+
+// POST /admin/pages/:id/preview-links/revoke — «Révoquer les liens d'aperçu»: every
+// link made for the page stops working at once; back to the editor.
+export async function revokePreviews(call: Call<{ id: number }>): Promise<void> {
+  await revokePreviewLinks(call.ctx, call.params.id, { actor: actorOf(call) });
+  redirectWithFlash(call.req, call.res, `/admin/pages/${call.params.id}`, editorMessages.previewLinksRevoked);
 }
 
 // POST /admin/pages/:id/preview — a private page's «Voir sur le site»: a preview link

@@ -23,6 +23,7 @@ export const editorMessages = {
   unscheduled: 'La publication programmée est annulée ; le brouillon reste enregistré.',
   discarded: 'Le brouillon est abandonné : la page en ligne est inchangée.',
   scheduleMissing: 'La date et l’heure de publication sont à indiquer.',
+  previewLinksRevoked: 'Les liens d’aperçu de cette page sont révoqués : ceux déjà partagés ne fonctionnent plus.',
 } as const;
 
 export const mediaScreenMessages = {
@@ -53,6 +54,7 @@ export const previewRefusals = {
   invalid: { status: 403, title: 'Lien d’aperçu non valide', text: 'Ce lien d’aperçu n’est pas valide : il a été modifié ou tronqué.' },
   expired: { status: 410, title: 'Lien d’aperçu expiré', text: 'Ce lien d’aperçu a expiré : un lien d’aperçu vaut 24 heures.' },
   gone: { status: 410, title: 'Aperçu indisponible', text: 'La page ou la révision de ce lien d’aperçu n’existe plus.' },
+  revoked: { status: 410, title: 'Lien d’aperçu révoqué', text: 'Ce lien d’aperçu a été révoqué : un nouveau lien doit être demandé à l’équipe du site.' },
 } as const;
 
 export const STATE_LABELS: Record<string, string> = {

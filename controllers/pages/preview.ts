@@ -7,7 +7,7 @@ import type { Response } from 'express';
 import Joi from 'joi';
 import type { AppContext } from '../../lib/context.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
-import { createPreviewLink, readPreview, verifyPreview } from '../../models/pages/preview-links.js';
+import { createPreviewLink, previewGeneration, previewPageOf, readPreview, revokePreviewLinks, verifyPreview } from '../../models/pages/preview-links.js';
 import type { Call } from '../../routes/define.js';
 import { actorOf } from './admin-call.js';
 import { renderPage } from '../../services/pages-rendering.js';
@@ -21,6 +21,12 @@ export const previewTokenParams = Joi.object<{ token: string }>({ token: Joi.str
 export async function createPreviewLinkAnswer(call: Call<{ id: number }, Record<string, never>, { revision?: number }>): Promise<void> {
   const link = await createPreviewLink(call.ctx, call.params.id, { revision: call.body.revision, actor: actorOf(call) });
   call.res.status(201).json({ url: link.url, expires_at: link.expires_at, revision: link.revision });
+}
+
+// DELETE /app/api/admin/pages/:id/preview-links → 204: every link of the page stops working.
+export async function revokePreviewLinksAnswer(call: Call<{ id: number }>): Promise<void> {
+  await revokePreviewLinks(call.ctx, call.params.id, { actor: actorOf(call) });
+  call.res.status(204).end();
 }
 
 function privateAnswer(res: Response): void {
@@ -38,7 +44,11 @@ function refuse(ctx: AppContext, res: Response, reason: keyof typeof previewRefu
 export async function showPreview(catalog: PageCatalog, call: Call<{ token: string }>): Promise<void> {
   const { ctx, res } = call;
   privateAnswer(res);
-  const check = verifyPreview(ctx.config.sessionSecret, call.params.token, ctx.clock.now());
+  // The page's preview generation is signed: read first (a page gone reads as 0, so its
+  // links still verify, and say «gone» below).
+  const pageId = previewPageOf(call.params.token);
+  const generation = pageId === null ? 0 : ((await previewGeneration(ctx, pageId)) ?? 0);
+  const check = verifyPreview(ctx.config.sessionSecret, call.params.token, ctx.clock.now(), generation);
   if (!check.ok) return refuse(ctx, res, check.reason);
   const content = await readPreview(ctx, check.claim);
   if (!content) return refuse(ctx, res, 'gone');

@@ -36,10 +36,10 @@ export const roleMessages = {
   escalation: 'Une permission que ce compte ne détient pas ne peut être ni accordée ni retirée : {keys}.',
   renameEscalation: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être renommé depuis ce compte.',
   requirementLocksCallerOut:
-    'Ce compte a ce rôle et n’a pas activé la vérification en deux étapes : une fois l’obligation enregistrée, il n’accédera plus qu’à la page d’activation de la vérification en deux étapes, jusqu’à ce qu’elle soit faite. Une confirmation est nécessaire pour enregistrer.',
-  outranksCaller: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être modifié depuis ce compte.',
+    'Ce compte a ce rôle et n’a pas activé la vérification en deux étapes : une fois l’obligation enregistrée, il n’accédera plus qu’à la page d’activation de la vérification en deux étapes, jusqu’à ce qu’elle soit faite. Une confirmation est nécessaire pour enregistrer.',
+  outranksCaller: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être modifié depuis ce compte.',
   adminOutranksCaller:
-    'Le rôle Administrateur détient toutes les permissions : seul un compte qui les détient toutes peut le modifier (il manque à celui-ci : {keys}).',
+    'Le rôle Administrateur détient toutes les permissions : seul un compte qui les détient toutes peut le modifier (il manque à celui-ci : {keys}).',
 } as const;
 
 export const profileMessages = {

@@ -3,10 +3,13 @@
 // hours. Nothing is stored: the link carries the page id, the revision number and the
 // expiry, signed by HMAC-SHA256 with the session secret (domain-separated, so no other
 // HMAC of that secret — CSRF or anti-bot tokens — can pass for a preview signature),
-// and compared in constant time. Revoking every link at once means changing
-// SESSION_SECRET, which also ends every session.
+// and compared in constant time. The signature also covers the page's preview
+// generation (app_pages.preview_generation): revoking the page's links moves it on
+// (revokePreviewLinks, and a trigger when the page is made private), so every link made
+// before fails at once, without touching SESSION_SECRET. Generation 0 signs exactly
+// what links signed before generations existed, so those stay valid until revoked.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../lib/context.js';
+import { inTransaction, type AppContext } from '../../lib/context.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { attachMedia } from './media.js';
@@ -35,31 +38,84 @@ export interface PreviewClaim {
   pageId: number;
   revision: number;
   expiresAt: Date;
+  /** The page's preview generation when the link was made (0 when absent). */
+  generation?: number;
 }
 
-export type PreviewCheck = { ok: true; claim: PreviewClaim } | { ok: false; reason: 'invalid' | 'expired' };
+export type PreviewCheck = { ok: true; claim: PreviewClaim } | { ok: false; reason: 'invalid' | 'expired' | 'revoked' };
 
-function signature(secret: string, payload: string): string {
-  return createHmac('sha256', secret).update(`${SIGNATURE_CONTEXT}\n${payload}`).digest('base64url');
+// Revoked links are told apart from forged ones by trying the generations before the
+// current one; past this many revocations an older link is simply «invalid».
+const MAX_GENERATIONS_TRIED = 100;
+
+function signature(secret: string, payload: string, generation: number): string {
+  const signed = generation === 0 ? payload : `${payload}\ngeneration ${generation}`;
+  return createHmac('sha256', secret).update(`${SIGNATURE_CONTEXT}\n${signed}`).digest('base64url');
 }
 
-/** The token of a link (`<page>.<revision>.<expiry in seconds>.<signature>`). */
+/** The token of a link (`<page>.<revision>.<expiry in seconds>.<signature>`; the generation is signed, not written). */
 export function signPreview(secret: string, claim: PreviewClaim): string {
   const payload = `${claim.pageId}.${claim.revision}.${Math.floor(claim.expiresAt.getTime() / 1000)}`;
-  return `${payload}.${signature(secret, payload)}`;
+  return `${payload}.${signature(secret, payload, claim.generation ?? 0)}`;
 }
 
-/** A token's claim when its signature holds (checked first: a forged expiry is «invalid») and it has not expired. */
-export function verifyPreview(secret: string, token: string, now: Date): PreviewCheck {
+/** The page a token names, before anything is checked (its generation is read from there); null when malformed. */
+export function previewPageOf(token: string): number | null {
+  const match = TOKEN_PATTERN.exec(token);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * A token's claim when its signature holds for the page's current `generation`
+ * (checked first: a forged expiry is «invalid») and it has not expired; «revoked» when
+ * it holds for an earlier generation.
+ */
+export function verifyPreview(secret: string, token: string, now: Date, generation = 0): PreviewCheck {
   const match = TOKEN_PATTERN.exec(token);
   if (!match) return { ok: false, reason: 'invalid' };
   const [, page, revision, expires, given] = match;
-  const expected = signature(secret, `${page}.${revision}.${expires}`);
+  const payload = `${page}.${revision}.${expires}`;
   // Same length by the pattern (43 signs, 256 bits): timingSafeEqual never throws here.
-  if (!timingSafeEqual(Buffer.from(given), Buffer.from(expected))) return { ok: false, reason: 'invalid' };
+  const signedFor = (g: number) => timingSafeEqual(Buffer.from(given), Buffer.from(signature(secret, payload, g)));
+  if (!signedFor(generation)) {
+    for (let earlier = generation - 1; earlier >= Math.max(0, generation - MAX_GENERATIONS_TRIED); earlier--) {
+      if (signedFor(earlier)) return { ok: false, reason: 'revoked' };
+    }
+    return { ok: false, reason: 'invalid' };
+  }
   const expiresAt = new Date(Number(expires) * 1000);
   if (expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-  return { ok: true, claim: { pageId: Number(page), revision: Number(revision), expiresAt } };
+  return { ok: true, claim: { pageId: Number(page), revision: Number(revision), expiresAt, generation } };
+}
+
+/** The page's preview generation; null when the page does not exist. */
+export async function previewGeneration(ctx: AppContext, pageId: number): Promise<number | null> {
+  const row = await ctx.db(PAGES_TABLE).where({ id: pageId }).first('preview_generation');
+  return row ? row.preview_generation : null;
+}
+
+/**
+ * Revokes every preview link of a page at once (the editor's «Révoquer les liens
+ * d'aperçu», DELETE /app/api/admin/pages/:id/preview-links): its generation moves on,
+ * and its revisions are no longer kept for links that no longer work. Audited
+ * (`page.preview_links_revoked`). One transaction; a missing page is a NotFoundError.
+ */
+export async function revokePreviewLinks(ctx: AppContext, pageId: number, options: { actor?: Actor | null } = {}): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const [page] = await tx
+      .db(PAGES_TABLE)
+      .where({ id: pageId })
+      .update({ preview_generation: tx.db.raw('preview_generation + 1') })
+      .returning<Array<{ title: string; preview_generation: number }>>(['title', 'preview_generation']);
+    if (!page) throw new NotFoundError(pageMessages.pageNotFound);
+    const released = await tx.db(REVISIONS_TABLE).where({ page_id: pageId }).whereNotNull('preview_until').update({ preview_until: null });
+    await recordAudit(tx, {
+      ...sourceOfActor(options.actor ?? null),
+      action: 'page.preview_links_revoked',
+      target: pageTarget({ id: pageId, title: page.title }),
+      details: { generation: page.preview_generation, revisions_released: released },
+    });
+  });
 }
 
 /**
@@ -80,8 +136,9 @@ export async function createPreviewLink(ctx: AppContext, pageId: number, options
       );
     })
     .where('p.id', pageId)
-    .first<{ title: string; revision: number; number: number | null } | undefined>(
+    .first<{ title: string; revision: number; number: number | null; preview_generation: number } | undefined>(
       'p.title',
+      'p.preview_generation',
       ctx.db.raw('COALESCE(?::integer, p.draft_revision, p.published_revision, p.revision) AS revision', [options.revision ?? null]),
       'r.number',
     );
@@ -89,7 +146,7 @@ export async function createPreviewLink(ctx: AppContext, pageId: number, options
   // Revision 0: a page written without the model, no revision recorded; its live content is shown.
   if (row.number === null && row.revision !== 0) throw new NotFoundError(revisionMessages.revisionNotFound);
   const expiresAt = new Date(Math.floor((ctx.clock.now().getTime() + PREVIEW_LIFETIME_MS) / 1000) * 1000);
-  const path = PREVIEW_PATH_PREFIX + signPreview(ctx.config.sessionSecret, { pageId, revision: row.revision, expiresAt });
+  const path = PREVIEW_PATH_PREFIX + signPreview(ctx.config.sessionSecret, { pageId, revision: row.revision, expiresAt, generation: row.preview_generation });
   // The link names its revision: the retention keeps that revision until the link expires.
   await ctx
     .db(REVISIONS_TABLE)
@@ -124,6 +181,7 @@ export async function readPreview(ctx: AppContext, claim: PreviewClaim): Promise
     .where('p.id', claim.pageId)
     .first<
       | (Page & {
+          preview_generation: number;
           r_number: number | null;
           r_title: string;
           r_slug: string;
@@ -147,7 +205,7 @@ export async function readPreview(ctx: AppContext, claim: PreviewClaim): Promise
       'r.visibility as r_visibility',
       'r.recorded_at as r_recorded_at',
     );
-  if (!row) return null;
+  if (!row || row.preview_generation !== (claim.generation ?? 0)) return null;
   const { r_number, r_title, r_slug, r_parent_id, r_template, r_blocks, r_seo, r_visibility, r_recorded_at, ...live } = row;
   let page: Page;
   if (r_number !== null) {

@@ -57,6 +57,14 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       handler: editor.previewPage,
     }),
     route({
+      method: 'post',
+      path: '/pages/:id/preview-links/revoke',
+      access: MANAGE,
+      params: pageParams,
+      form: { name: 'revoke-previews', rerender: edit },
+      handler: editor.revokePreviews,
+    }),
+    route({
       method: 'get',
       path: '/pages/:id/revisions',
       access: VIEW,

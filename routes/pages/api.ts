@@ -39,6 +39,8 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
       body: preview.previewLinkBody,
       handler: preview.createPreviewLinkAnswer,
     }),
+    // Same permission as making a link: whoever can let a draft out can call it back.
+    route({ method: 'delete', path: '/admin/pages/:id/preview-links', access: MANAGE, params: idParams, handler: preview.revokePreviewLinksAnswer }),
     ...revisionApiRoutes(catalog),
     route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
     ...mediaApiRoutes(),

@@ -10,6 +10,7 @@ import { createPreviewLink, PREVIEW_LIFETIME_MS, signPreview } from '../../model
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { assertFrenchTypography } from '../support/typography.js';
 import { visibleText } from './site-text.js';
+import { AdminClient, textOf } from '../support/admin-client.js';
 import { countStatements, makeChain, makePage, userWith } from './helpers.js';
 
 const NOW = Date.parse('2031-05-06T07:08:09.000Z');
@@ -187,5 +188,90 @@ describe('preview links', () => {
     const res = await request(app).get(path);
     expect(res.status).to.equal(410);
     expect(res.text).to.include('Aperçu indisponible');
+  });
+
+  describe('revocation', () => {
+    const generationOf = async (id: number) => (await ctx.db('app_pages').where({ id }).first('preview_generation'))!.preview_generation;
+    const heldRevisions = (id: number) => ctx.db('app_page_revisions').where({ page_id: id }).whereNotNull('preview_until').pluck('number');
+    const eventsOf = (id: number) =>
+      ctx
+        .db('app_audit_events')
+        .where({ target_type: 'page', target_id: String(id) })
+        .orderBy('id')
+        .pluck('action');
+
+    it('DELETE /app/api/admin/pages/:id/preview-links (204) voids every link of the page at once, releases its revisions, and is audited', async () => {
+      const leaf = await pageWithDraft();
+      const other = await pageWithDraft();
+      const first = await askLink(leaf);
+      const second = await askLink(leaf, { revision: 1 });
+      const kept = await askLink(other);
+      expect((await request(app).get(new URL(first.body.url).pathname)).status).to.equal(200);
+      expect(await heldRevisions(leaf)).to.have.length(2);
+      const revoked = await request(app).delete(`/app/api/admin/pages/${leaf}/preview-links`).set('Cookie', editor.cookie);
+      expect(revoked.status).to.equal(204);
+      for (const link of [first, second]) {
+        const res = await request(app).get(new URL(link.body.url).pathname);
+        expect(res.status).to.equal(410);
+        expectPrivateHeaders(res, 'revoked');
+        expect(res.text).to.include('Lien d’aperçu révoqué').and.not.include('brouillon');
+      }
+      // Another page's link is untouched; a link made after the revocation works.
+      expect((await request(app).get(new URL(kept.body.url).pathname)).status).to.equal(200);
+      expect((await request(app).get(new URL((await askLink(leaf)).body.url).pathname)).status).to.equal(200);
+      expect(await generationOf(leaf)).to.equal(1);
+      expect(await generationOf(other)).to.equal(0);
+      expect(await heldRevisions(leaf)).to.deep.equal([(await ctx.db('app_pages').where({ id: leaf }).first())!.draft_revision]);
+      const event = (await ctx.db('app_audit_events').where({ action: 'page.preview_links_revoked' }).first())!;
+      expect(event).to.include({ actor_id: editor.id, target_type: 'page', target_id: String(leaf) });
+      expect(event.details).to.deep.equal({ generation: 1, revisions_released: 2 });
+      // Nothing to revoke on a page that does not exist.
+      expect((await request(app).delete('/app/api/admin/pages/999999/preview-links').set('Cookie', editor.cookie)).status).to.equal(404);
+    });
+
+    it('voids the links of a page made private, from the API or by publishing a private draft', async () => {
+      const leaf = await pageWithDraft();
+      const link = await askLink(leaf);
+      const made = await request(app).put(`/app/api/admin/pages/${leaf}`).set('Cookie', editor.cookie).send({ visibility: 'private' });
+      expect(made.status, JSON.stringify(made.body)).to.equal(200);
+      expect((await request(app).get(new URL(link.body.url).pathname)).status).to.equal(410);
+      expect(await generationOf(leaf)).to.equal(1);
+      expect(await heldRevisions(leaf)).to.deep.equal([]);
+      // Still private: a new link (a private page's «Voir sur le site») works, and a save keeps it.
+      const fresh = await askLink(leaf);
+      await request(app).put(`/app/api/admin/pages/${leaf}`).set('Cookie', editor.cookie).send({ title: 'Autre titre' });
+      expect((await request(app).get(new URL(fresh.body.url).pathname)).status).to.equal(200);
+      const publicPage = await makePage(ctx, { title: 'Publique' });
+      const before = await askLink(publicPage.id);
+      await saveDraft(ctx, publicPage.id, { visibility: 'private' });
+      expect((await request(app).post(`/app/api/admin/pages/${publicPage.id}/publish`).set('Cookie', editor.cookie)).status).to.equal(200);
+      expect((await request(app).get(new URL(before.body.url).pathname)).status).to.equal(410);
+    });
+
+    it('voids the links of a deleted page (410)', async () => {
+      const leaf = await makePage(ctx, { title: 'Éphémère', visibility: 'private' });
+      const link = await askLink(leaf.id);
+      expect((await request(app).delete(`/app/api/admin/pages/${leaf.id}`).set('Cookie', editor.cookie)).status).to.equal(204);
+      const res = await request(app).get(new URL(link.body.url).pathname);
+      expect(res.status).to.equal(410);
+      expect(res.text).to.include('Aperçu indisponible');
+    });
+
+    it('gives the editor a «Révoquer les liens d’aperçu» button (CSRF form) that revokes them and says so', async () => {
+      const leaf = await pageWithDraft();
+      const link = await askLink(leaf);
+      const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+      const editorPage = await client.get(`/admin/pages/${leaf}`);
+      expect(editorPage.text).to.include(`action="/admin/pages/${leaf}/preview-links/revoke"`).and.include('Révoquer les liens d’aperçu');
+      expect((await client.postRaw(`/admin/pages/${leaf}/preview-links/revoke`, {})).status).to.equal(403);
+      expect(await generationOf(leaf)).to.equal(0);
+      const revoked = await client.post(`/admin/pages/${leaf}/preview-links/revoke`, {}, `/admin/pages/${leaf}`);
+      expect(revoked.status).to.equal(303);
+      expect(revoked.headers.location).to.equal(`/admin/pages/${leaf}`);
+      expect(textOf((await client.follow(revoked)).text)).to.include('Les liens d’aperçu de cette page sont révoqués');
+      expect((await request(app).get(new URL(link.body.url).pathname)).status).to.equal(410);
+      expect(await generationOf(leaf)).to.equal(1);
+      expect(await eventsOf(leaf)).to.include('page.preview_links_revoked');
+    });
   });
 });

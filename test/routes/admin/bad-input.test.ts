@@ -223,6 +223,8 @@ const CASES: Case[] = [
   { row: 'POST /admin/pages/:id', path: page, fields: { if_revision: '1', title: 'T\u0000' }, status: 400, why: 'NUL in the title' },
   { row: 'POST /admin/pages/:id', path: page, fields: { if_revision: '1', title: 'T\nU' }, status: 400, why: 'LF in the title', notSingleLine: true },
   { row: 'POST /admin/pages/:id/preview', path: '/admin/pages/999999/preview', status: 404, why: 'no such page' },
+  { row: 'POST /admin/pages/:id/preview-links/revoke', path: '/admin/pages/999999/preview-links/revoke', status: 404, why: 'no such page' },
+  { row: 'POST /admin/pages/:id/preview-links/revoke', path: '/admin/pages/1e3/preview-links/revoke', status: 404, why: 'exponent id' },
   { row: 'GET /admin/pages/:id/revisions', path: async (f) => `${await page(f)}/revisions?page=0`, status: 400, why: 'page zero' },
   { row: 'GET /admin/pages/:id/revisions/compare', path: async (f) => `${await page(f)}/revisions/compare?a=un&b=1`, status: 400, why: 'a not a number' },
   { row: 'POST /admin/pages/:id/revisions/:number/restore', path: async (f) => `${await page(f)}/revisions/999/restore`, status: 404, why: 'no such revision' },

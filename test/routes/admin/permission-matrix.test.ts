@@ -125,6 +125,7 @@ const SAMPLES: Record<string, Sample> = {
     fields: async (f) => ({ if_revision: await revision(f), title: 'Renommée', slug: '', parent_id: '', template: 'default', visibility: 'public' }),
   },
   'POST /admin/pages/:id/preview': { ok: 303, path: async (f) => `${await page(f)}/preview` },
+  'POST /admin/pages/:id/preview-links/revoke': { ok: 303, path: async (f) => `${await page(f)}/preview-links/revoke` },
   'GET /admin/pages/:id/revisions': { ok: 200, path: async (f) => `${await page(f)}/revisions` },
   'GET /admin/pages/:id/revisions/compare': { ok: 200, path: async (f) => `${await page(f)}/revisions/compare?a=1&b=1` },
   'POST /admin/pages/:id/revisions/:number/restore': { ok: 303, path: async (f) => `${await page(f)}/revisions/1/restore` },

@@ -109,6 +109,7 @@ const SAMPLES: Record<string, Sample> = {
   'PUT /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}`, body: () => ({ title: 'Renommée' }) },
   'POST /admin/pages/:id/duplicate': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/duplicate` },
   'POST /admin/pages/:id/preview-link': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-link` },
+  'DELETE /admin/pages/:id/preview-links': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-links` },
   'DELETE /admin/pages/:id': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}` },
   // Revisions, drafts and publishing: the page has a pending draft where the row needs one.
   'GET /admin/pages/:id/revisions': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions` },
@@ -252,7 +253,7 @@ describe('/app/api/roles: a role manager and the roles above it', () => {
       expect(response.status, JSON.stringify(change)).to.equal(403);
       expect(response.body.code).to.equal('escalation');
       expect(response.body.error).to.equal(
-        'Ce rôle détient des permissions que ce compte n’a pas (users.manage) : il ne peut pas être modifié depuis ce compte.',
+        'Ce rôle détient des permissions que ce compte n’a pas (users.manage)\u00a0: il ne peut pas être modifié depuis ce compte.',
       );
     }
     expect(await roleRow(topId)).to.deep.equal(before);
