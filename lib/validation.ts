@@ -33,11 +33,6 @@ export function singleLine(schema: Joi.StringSchema): Joi.StringSchema {
     .messages({ 'string.singleLine': textMessages.notSingleLine });
 }
 
-/** Whether a text holds a character singleLine refuses (for values that do not pass through joi). */
-export function isSingleLine(value: string): boolean {
-  return !NOT_SINGLE_LINE.test(value);
-}
-
 function joiDetails(error: Joi.ValidationError): ErrorDetail[] {
   return error.details.map((detail) => ({ field: detail.path.join('.') || String(detail.context?.key ?? ''), message: frenchGuillemets(detail.message) }));
 }
