@@ -134,7 +134,9 @@ describe('transport and session hardening', () => {
       const login = await logInThroughForm(user.email);
       expect(login.status).to.equal(303);
       const cookies = setCookies(login);
-      expect([...cookies.keys()]).to.deep.equal(['__Host-site.sid']);
+      // The session, and the known-browser cookie a complete sign-in sets (account budgets).
+      expect([...cookies.keys()].sort()).to.deep.equal(['__Host-site.device', '__Host-site.sid']);
+      expect(cookies.get('__Host-site.device')).to.match(/^__Host-site\.device=[^;]+; Max-Age=\d+; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
       const session = cookies.get('__Host-site.sid')!;
       expect(session).to.match(/; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
       expect(session).not.to.match(/Domain=/i);
