@@ -32,6 +32,8 @@ export function adminSurface(ctx: AppContext, csrf: Csrf): Surface {
   return {
     strict: false,
     session: [],
+    // Each row parses its own form (a row may declare a larger one: bodyLimit).
+    forms: { limit: '100kb', fields: 500 },
     prepare(row) {
       if (row.method === 'get') return [];
       const upload = row.upload ? [parseUploadOfForm(row.upload.field)] : [];

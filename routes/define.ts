@@ -4,7 +4,7 @@
 // the same way everywhere: session lookup (unless the row is public), guard, the
 // surface's own steps (CSRF, rate limit, body parsing), typed validation, the handler,
 // and the form-failure handler.
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import Joi from 'joi';
 import type { AppContext } from '../lib/context.js';
 import type { RateLimitedOperation } from '../lib/config.js';
@@ -81,6 +81,14 @@ export interface Route<P = Record<string, never>, Q = Record<string, never>, B =
    * guard refuses that user (middleware/two-factor-gate.ts).
    */
   duringEnrolment?: boolean;
+  /**
+   * A form larger than its surface's (HTML forms: 100 kB, 500 fields): the size of its
+   * urlencoded body (`'2mb'`) and, with `fieldLimit`, how many fields it may hold. A
+   * refusal would lose the whole submission, so a row that posts a whole document
+   * says how large one may be.
+   */
+  bodyLimit?: string;
+  fieldLimit?: number;
   handler(call: Call<P, Q, B>): Promise<void> | void;
 }
 
@@ -102,6 +110,18 @@ export interface Surface {
   prepare(row: AnyRoute): RequestHandler[];
   /** The area's error handlers after the handler, for this row (form re-render). */
   failure(row: AnyRoute): ErrorRequestHandler[];
+  /**
+   * HTML forms: the urlencoded body's limits, parsed by each row before anything else
+   * reads the request (a row's own bodyLimit/fieldLimit win). Without it the area parses
+   * its bodies itself (JSON).
+   */
+  forms?: { limit: string; fields: number };
+}
+
+/** The row's urlencoded parser, by its own limits or its surface's. */
+function formParserFor(surface: Surface, row: AnyRoute): RequestHandler[] {
+  if (!surface.forms || row.method === 'get') return [];
+  return [express.urlencoded({ extended: false, limit: row.bodyLimit ?? surface.forms.limit, parameterLimit: row.fieldLimit ?? surface.forms.fields })];
 }
 
 function guardFor(row: AnyRoute): RequestHandler[] {
@@ -188,8 +208,12 @@ export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, r
       throw new Error(`route ${row.method.toUpperCase()} ${paths.join(', ')} has path parameters but no params schema`);
     }
     const session = row.access === 'public' ? [] : surface.session;
+    if ((row.bodyLimit || row.fieldLimit) && !surface.forms) {
+      throw new Error(`route ${row.method.toUpperCase()} ${paths.join(', ')} declares a body limit on a surface that parses no forms`);
+    }
     const chain: Array<RequestHandler | ErrorRequestHandler> = [
       labelRoute(paths),
+      ...formParserFor(surface, row),
       ...session,
       ...guardFor(row),
       ...surface.prepare(row),

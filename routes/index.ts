@@ -2,7 +2,7 @@
 // and ends with its own 404: unknown /app/api paths answer JSON, unknown /admin and
 // /account paths the admin error page (behind their guard); only GET/HEAD outside the
 // reserved prefixes reach the public site.
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { createSessionMiddleware } from '../middleware/session.js';
 import { accountRouter } from './account.js';
@@ -24,11 +24,8 @@ export function mountAreas(app: Express, ctx: AppContext): void {
   const forms = express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 500 });
   app.use('/auth', forms, authRouter(ctx, session));
   app.use('/app/api', apiRouter(ctx, session));
-  // The page editor posts a whole page in one form (its fields and every block, up to
-  // 500): a long page passes the other forms' limits, and a refusal would lose it all.
-  const pageDocument = express.urlencoded({ extended: false, limit: '2mb', parameterLimit: 5000 });
-  const adminForms: RequestHandler = (req, res, next) => (req.method === 'POST' && /^\/pages\/\d+\/?$/.test(req.path) ? pageDocument : forms)(req, res, next);
-  app.use('/admin', adminForms, adminRouter(ctx, session));
+  // Each /admin row parses its own form, by the surface's limits or its own (bodyLimit).
+  app.use('/admin', adminRouter(ctx, session));
   app.use('/account', forms, accountRouter(ctx, session));
   // Uploaded files (pictures, page media) are public and need no session.
   app.use('/uploads', uploadsRouter(ctx));

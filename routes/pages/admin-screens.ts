@@ -39,11 +39,15 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       handler: (call) => editor.showEditor(catalog, tree, call),
     }),
     // The one-document editor: every button of the form posts here (admin-screens-editor.ts).
+    // It posts a whole page (its fields and every block, up to 500): a long page passes
+    // the other forms' limits, and a refusal would lose it all.
     route({
       method: 'post',
       path: '/pages/:id',
       access: MANAGE,
       params: pageParams,
+      bodyLimit: '2mb',
+      fieldLimit: 5000,
       body: editor.documentForm,
       form: { name: 'page', rerender: (call, locals, status) => editor.rerenderEditor(catalog, tree, call, locals, status) },
       handler: (call) => editor.saveDocument(catalog, call),
