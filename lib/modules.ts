@@ -40,6 +40,61 @@ export interface ModuleRegistrar {
   siteRoutes(routes: AnyRoute[]): void;
   /** Periodic work the server runs while it listens: `start` returns the function that stops it. */
   backgroundJob(job: BackgroundJob): void;
+  /**
+   * Names of form fields, for the summary at the top of a refused form, when the message
+   * comes from a model rather than a labelled joi schema (`{ slug: 'Slug' }`). A field
+   * already named keeps its first name.
+   */
+  fieldLabels(labels: Record<string, string>): void;
+  /**
+   * The module's audit actions (`page.created`): their label on the audit screen, its
+   * filter and the dashboard's latest changes, and where the action's target is shown
+   * (none for a deletion). An action no module declares shows its name.
+   */
+  auditActions(actions: Record<string, AuditAction>): void;
+  /** The audit target types the module writes (`page`): their label, and who sees their changes on the dashboard. */
+  auditTargets(targets: Record<string, AuditTarget>): void;
+  /** What the module shows on the dashboard of /admin: its counts, first steps, panel and links. */
+  dashboard<C>(dashboard: Dashboard<C>): void;
+}
+
+/** A first step of a new site (the dashboard greets with them until every one is done). */
+export interface NextStep {
+  label: string;
+  href: string;
+  done: boolean;
+  /** What «done» means, or what is still missing. */
+  note: string;
+}
+
+export interface Dashboard<C> {
+  /**
+   * The module's counts, read for every view of the dashboard: one statement whatever
+   * the size of the site (they run beside the other modules').
+   */
+  counts(ctx: AppContext): Promise<C>;
+  /** The first steps the viewer may take (`can` a permission), each marked done from the counts. */
+  steps?(can: (permission: string) => boolean, counts: C): NextStep[];
+  /** A panel of the dashboard: a view included with `panel.counts`, shown to holders of `permission`. */
+  panel?: { view: string; permission: string };
+  /** Links under «Le site». */
+  links?: Array<{ href: string; label: string }>;
+}
+export interface AuditAction {
+  label: string;
+  /** The administration's address of the action's target, from its id (undefined: nothing to open). */
+  target?: (id: string) => string | undefined;
+}
+
+export interface AuditTarget {
+  label: string;
+  /** Besides audit.view, the permission that shows changes of this type (and opens them). */
+  permission: string;
+}
+
+/** A target link for ids made of digits only (`/admin/pages/12`); anything else opens nothing. */
+export function linkById(prefix: string): (id: string) => string | undefined {
+  return (id) => (/^\d{1,18}$/.test(id) ? `${prefix}/${id}` : undefined);
 }
 
 export interface BackgroundJob {
@@ -61,6 +116,10 @@ export interface SiteRegistry {
   adminRoutes: AnyRoute[];
   siteRoutes: AnyRoute[];
   backgroundJobs: BackgroundJob[];
+  fieldLabels: Map<string, string>;
+  auditActions: Map<string, AuditAction>;
+  auditTargets: Map<string, AuditTarget>;
+  dashboards: Array<Dashboard<unknown>>;
 }
 
 /** Runs each module's register() once, in order, and returns what they declared. */
@@ -74,6 +133,10 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     adminRoutes: [],
     siteRoutes: [],
     backgroundJobs: [],
+    fieldLabels: new Map(),
+    auditActions: new Map(),
+    auditTargets: new Map(),
+    dashboards: [],
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -90,6 +153,22 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
       adminRoutes: (routes) => void registry.adminRoutes.push(...routes),
       siteRoutes: (routes) => void registry.siteRoutes.push(...routes),
       backgroundJob: (job) => void registry.backgroundJobs.push(job),
+      auditActions: (actions) => {
+        for (const [action, spec] of Object.entries(actions)) {
+          if (registry.auditActions.has(action)) throw new Error(`audit action ${action} is declared twice (module ${module.name})`);
+          registry.auditActions.set(action, spec);
+        }
+      },
+      auditTargets: (targets) => {
+        for (const [type, spec] of Object.entries(targets)) {
+          if (registry.auditTargets.has(type)) throw new Error(`audit target type ${type} is declared twice (module ${module.name})`);
+          registry.auditTargets.set(type, spec);
+        }
+      },
+      dashboard: (dashboard) => void registry.dashboards.push(dashboard as Dashboard<unknown>),
+      fieldLabels: (labels) => {
+        for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);
+      },
     });
   }
   return registry;

@@ -1,55 +1,25 @@
-// What the dashboard of /admin shows: counts of the site's accounts and pages, and the
-// latest changes from the audit log. Two statements whatever the size of the site.
+// What the dashboard of /admin reads of the core: counts of the site's accounts (the
+// core's panel; each module declares its own counts), and the latest changes from the
+// audit log. One statement each, whatever the size of the site.
 import type { AppContext } from '../lib/context.js';
 import { CREDENTIAL_PROVIDER } from './auth/credentials.js';
 
-export interface SiteCounts {
+export interface AccountCounts {
   accounts: number;
   /** Accounts invited and not set up yet: no password chosen. */
   invitations: number;
-  pages: {
-    total: number;
-    /** Public and live: what visitors can read. */
-    online: number;
-    private: number;
-    /** With a draft waiting (published or not). */
-    drafts: number;
-    scheduled: number;
-  };
 }
 
-interface CountsRow {
-  accounts: string;
-  invitations: string;
-  pages: string;
-  online: string;
-  private: string;
-  drafts: string;
-  scheduled: string;
-}
-
-/** Every count in one statement (the pages' in one pass over app_pages). */
-export async function siteCounts(ctx: AppContext): Promise<SiteCounts> {
-  const { rows } = await ctx.db.raw<{ rows: CountsRow[] }>(
+/** Both counts in one statement. */
+export async function accountCounts(ctx: AppContext): Promise<AccountCounts> {
+  const { rows } = await ctx.db.raw<{ rows: Array<{ accounts: string; invitations: string }> }>(
     `SELECT
        (SELECT count(*) FROM app_auth_users) AS accounts,
        (SELECT count(*) FROM app_auth_users u
-         WHERE NOT EXISTS (SELECT 1 FROM app_auth_accounts a WHERE a.user_id = u.id AND a.provider = ?)) AS invitations,
-       p.*
-     FROM (SELECT count(*) AS pages,
-                  count(*) FILTER (WHERE visibility = 'public') AS online,
-                  count(*) FILTER (WHERE visibility = 'private') AS private,
-                  count(*) FILTER (WHERE draft_revision IS NOT NULL) AS drafts,
-                  count(*) FILTER (WHERE scheduled_at IS NOT NULL) AS scheduled
-           FROM app_pages) p`,
+         WHERE NOT EXISTS (SELECT 1 FROM app_auth_accounts a WHERE a.user_id = u.id AND a.provider = ?)) AS invitations`,
     [CREDENTIAL_PROVIDER],
   );
-  const row = rows[0];
-  return {
-    accounts: Number(row.accounts),
-    invitations: Number(row.invitations),
-    pages: { total: Number(row.pages), online: Number(row.online), private: Number(row.private), drafts: Number(row.drafts), scheduled: Number(row.scheduled) },
-  };
+  return { accounts: Number(rows[0].accounts), invitations: Number(rows[0].invitations) };
 }
 
 export interface RecentChange {

@@ -5,6 +5,9 @@ import type { SiteModule } from '../lib/modules.js';
 import { CORE_PERMISSION_SECTIONS } from '../models/auth/schema.js';
 import { coreAdminRoutes } from './admin.js';
 import { auditAdminRoutes, auditApiRoutes } from './audit.js';
+import { CORE_FIELD_LABELS } from './error-summary.js';
+import { CORE_DASHBOARD } from '../controllers/admin/core-dashboard.js';
+import { CORE_AUDIT_ACTIONS, CORE_AUDIT_TARGETS } from '../controllers/audit/core-actions.js';
 import { roleApiRoutes } from './api/roles.js';
 import { profileApiRoutes, userApiRoutes } from './api/users.js';
 
@@ -19,5 +22,9 @@ export const coreModule: SiteModule = {
     // The profile rows come first: their fixed segments must win over /users/:id.
     site.apiRoutes([...profileApiRoutes, ...userApiRoutes, ...roleApiRoutes, ...auditApiRoutes]);
     site.adminRoutes([...coreAdminRoutes, ...auditAdminRoutes]);
+    site.fieldLabels(CORE_FIELD_LABELS);
+    site.auditActions(CORE_AUDIT_ACTIONS);
+    site.auditTargets(CORE_AUDIT_TARGETS);
+    site.dashboard(CORE_DASHBOARD);
   },
 };

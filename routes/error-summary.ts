@@ -4,14 +4,18 @@
 // messages, and its title is the refusal's message only when no field already says it.
 import type { ErrorDetail } from '../lib/errors.js';
 
+/** A field's name for the summary (the site's modules declare theirs: fieldLabels). */
+export type FieldLabels = ReadonlyMap<string, string>;
+
 export interface ErrorSummary {
   title: string;
   fields: Array<{ name: string; label: string; message: string }>;
 }
 
-// Names of the fields whose messages come from a model rather than from a labelled joi
-// schema (joi's messages start with the label between « »).
-const FIELD_LABELS: Record<string, string> = {
+// Names of the core's fields whose messages come from a model rather than from a
+// labelled joi schema (joi's messages start with the label between « »); the core
+// module declares them (routes/core-module.ts), as each module declares its own.
+export const CORE_FIELD_LABELS: Record<string, string> = {
   name: 'Nom',
   email: 'Courriel',
   password: 'Mot de passe',
@@ -26,19 +30,15 @@ const FIELD_LABELS: Record<string, string> = {
   permissions: 'Permissions',
   role: 'Rôle',
   role_id: 'Rôle',
-  title: 'Titre',
-  slug: 'Slug',
-  parent_id: 'Page parente',
-  type: 'Type de bloc',
   file: 'Fichier',
   image: 'Image',
 };
 
-function labelOf(detail: ErrorDetail): string {
+function labelOf(detail: ErrorDetail, labels: FieldLabels): string {
   const quoted = /^«\s*([^»]{1,80}?)\s*»/.exec(detail.message)?.[1];
   if (quoted) return quoted;
   const base = detail.field.split('.')[0];
-  return FIELD_LABELS[detail.field] ?? FIELD_LABELS[base] ?? detail.field;
+  return labels.get(detail.field) ?? labels.get(base) ?? detail.field;
 }
 
 /** «1 champ à corriger», «3 champs à corriger». */
@@ -46,12 +46,12 @@ function countTitle(count: number): string {
   return count === 1 ? '1 champ à corriger' : `${count} champs à corriger`;
 }
 
-export function errorSummaryOf(message: string, details: ErrorDetail[] | undefined): ErrorSummary {
+export function errorSummaryOf(message: string, details: ErrorDetail[] | undefined, labels: FieldLabels): ErrorSummary {
   const fields: ErrorSummary['fields'] = [];
   const messages = new Set<string>();
   for (const detail of details ?? []) {
     if (!detail.field || fields.some((field) => field.name === detail.field)) continue;
-    fields.push({ name: detail.field, label: labelOf(detail), message: detail.message });
+    fields.push({ name: detail.field, label: labelOf(detail, labels), message: detail.message });
     messages.add(detail.message);
   }
   const title = fields.length > 0 && messages.has(message) ? countTitle(fields.length) : message;

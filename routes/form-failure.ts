@@ -94,7 +94,7 @@ function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf?: Csrf
     const call = { ctx, req, res, origin: originOf(req), params: req.params, query: req.query, body: (req.body as unknown) ?? {} };
     const form = formNameOf(spec, call);
     ctx.logger.debug({ requestId: req.id, code: appError.code, form, path: req.path }, 'form refused');
-    const errorSummary = errorSummaryOf(appError.message, appError.details);
+    const errorSummary = errorSummaryOf(appError.message, appError.details, ctx.site.fieldLabels);
     const values = echoedValues(req.body, { keepPasswords: appError.code === FORM_TOO_FAST });
     const locals: FormLocals = { form, values, error: appError.message, errorCode: appError.code, fieldErrors, errorSummary };
     completeSummaryWhenRendered(req, res, errorSummary);

@@ -5,7 +5,8 @@ import { frenchDates } from '../../lib/dates.js';
 import { listAuditEvents, type AuditItem } from '../../models/audit.js';
 import type { Call } from '../../routes/define.js';
 import { renderAdmin } from '../admin/shell.js';
-import { AUDIT_ACTION_LABELS, AUDIT_TARGET_LABELS, actionLabel, targetTypeLabel } from './labels.js';
+import { hasPermission } from '../../middleware/require-auth.js';
+import { actionLabel, auditFilterOptions, targetHref, targetTypeLabel } from './labels.js';
 import { AUDIT_PAGE_SIZE, type AuditScreenQuery } from './schemas.js';
 import { adminTitles } from '../admin/messages.js';
 
@@ -33,19 +34,22 @@ interface Row {
   ip: string | null;
   action: string;
   actionLabel: string;
-  target: (NonNullable<AuditItem['target']> & { typeLabel: string }) | null;
+  target: (NonNullable<AuditItem['target']> & { typeLabel: string; href?: string }) | null;
   details: string | null;
 }
 
-function rowsOf(ctx: AppContext, items: AuditItem[]): Row[] {
+function rowsOf(ctx: AppContext, items: AuditItem[], can: (permission: string) => boolean): Row[] {
   const dates = frenchDates(ctx.config.timeZone);
+  const site = ctx.site;
   return items.map((item) => ({
     at: dates.dateTime(item.at),
     actor: item.actor,
     ip: item.ip,
     action: item.action,
-    actionLabel: actionLabel(item.action),
-    target: item.target ? { ...item.target, typeLabel: targetTypeLabel(item.target.type) } : null,
+    actionLabel: actionLabel(site, item.action),
+    target: item.target
+      ? { ...item.target, typeLabel: targetTypeLabel(site, item.target.type), href: targetHref(site, item.action, item.target.type, item.target.id, can) }
+      : null,
     details: Object.keys(item.details).length ? JSON.stringify(item.details) : null,
   }));
 }
@@ -79,11 +83,10 @@ export async function showAuditLog(call: Call<Record<string, never>, AuditScreen
   const filtered = Object.values(form).some((value) => value !== undefined);
   await renderAdmin(call, 'admin/audit/list.njk', {
     pageTitle: adminTitles.audit,
-    rows: rowsOf(ctx, page.items),
+    rows: rowsOf(ctx, page.items, (permission) => hasPermission(call.req, permission)),
     values: form,
     filtered,
-    actions: Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label })),
-    targetTypes: Object.entries(AUDIT_TARGET_LABELS).map(([value, label]) => ({ value, label })),
+    ...auditFilterOptions(ctx.site),
     older: page.next_cursor ? filterLink({ ...form, cursor: page.next_cursor }) : undefined,
     newest: cursor ? filterLink(form) : undefined,
     actorLink: (actorId: number) => filterLink({ actor_id: actorId }),

@@ -106,3 +106,11 @@ export const siteTitles = {
   notFound: 'Page introuvable',
   gone: 'Page supprimée',
 };
+
+/** Names of the module's fields in a refused form's summary, when a model's message names none. */
+export const PAGES_FIELD_LABELS = {
+  title: 'Titre',
+  slug: 'Slug',
+  parent_id: 'Page parente',
+  type: 'Type de bloc',
+};

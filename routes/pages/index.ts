@@ -10,6 +10,9 @@ import type { SiteModule } from '../../lib/modules.js';
 import { createPageCatalog } from '../../models/pages/catalog.js';
 import { SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
 import { PAGES_PERMISSION_SECTION } from '../../models/pages/manifest.js';
+import { PAGES_FIELD_LABELS } from '../../controllers/pages/messages.js';
+import { PAGES_DASHBOARD } from '../../controllers/pages/dashboard.js';
+import { PAGES_AUDIT_ACTIONS, PAGES_AUDIT_TARGETS } from '../../controllers/pages/audit-actions.js';
 import { pagesAdminRoutes } from './admin-screens.js';
 import { pagesApiRoutes } from './api.js';
 import { startRevisionRetention } from '../../services/revision-retention.js';
@@ -51,6 +54,10 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));
       site.backgroundJob({ name: 'scheduled publishing', start: (ctx) => startScheduledPublishing(ctx, { catalog }) });
       site.backgroundJob({ name: 'revision retention', start: startRevisionRetention });
+      site.fieldLabels(PAGES_FIELD_LABELS);
+      site.auditActions(PAGES_AUDIT_ACTIONS);
+      site.auditTargets(PAGES_AUDIT_TARGETS);
+      site.dashboard(PAGES_DASHBOARD);
     },
   };
 }

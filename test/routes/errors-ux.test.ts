@@ -86,7 +86,7 @@ describe('errors people can act on', () => {
     });
 
     it('writes in the summary the message of a field the page does not show', () => {
-      const summary = errorSummaryOf('Ce rôle n’existe pas.', [{ field: 'role', message: 'Ce rôle n’existe pas.' }]);
+      const summary = errorSummaryOf('Ce rôle n’existe pas.', [{ field: 'role', message: 'Ce rôle n’existe pas.' }], ctx.site.fieldLabels);
       expect(summary).to.deep.equal({ title: '1 champ à corriger', fields: [{ name: 'role', label: 'Rôle', message: 'Ce rôle n’existe pas.' }] });
       const html = '<div class="error-summary"><h2>1 champ à corriger</h2><ul><li data-summary-field="role"><a href="#field-role">Rôle</a></li></ul></div>';
       expect(completeErrorSummary(html, summary)).to.include('<li>Rôle\u00a0: Ce rôle n’existe pas.</li>');

@@ -1,0 +1,25 @@
+// The pages module's counts on the dashboard of /admin: one pass over app_pages.
+import type { AppContext } from '../../lib/context.js';
+
+export interface PageCounts {
+  total: number;
+  /** Public and live: what visitors can read. */
+  online: number;
+  private: number;
+  /** With a draft waiting (published or not). */
+  drafts: number;
+  scheduled: number;
+}
+
+export async function pageCounts(ctx: AppContext): Promise<PageCounts> {
+  const { rows } = await ctx.db.raw<{ rows: Array<Record<keyof PageCounts, string>> }>(
+    `SELECT count(*) AS total,
+            count(*) FILTER (WHERE visibility = 'public') AS online,
+            count(*) FILTER (WHERE visibility = 'private') AS private,
+            count(*) FILTER (WHERE draft_revision IS NOT NULL) AS drafts,
+            count(*) FILTER (WHERE scheduled_at IS NOT NULL) AS scheduled
+     FROM app_pages`,
+  );
+  const row = rows[0];
+  return { total: Number(row.total), online: Number(row.online), private: Number(row.private), drafts: Number(row.drafts), scheduled: Number(row.scheduled) };
+}
