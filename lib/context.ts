@@ -111,7 +111,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     readDb,
     readReplica,
     uploads: createUploadStore(config, db),
-    views: createViews(config, clock),
+    views: createViews(config, clock, site.viewDirectories),
   };
 }
 

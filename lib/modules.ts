@@ -56,6 +56,12 @@ export interface ModuleRegistrar {
   auditTargets(targets: Record<string, AuditTarget>): void;
   /** What the module shows on the dashboard of /admin: its counts, first steps, panel and links. */
   dashboard<C>(dashboard: Dashboard<C>): void;
+  /**
+   * A folder of the module's Nunjucks views, searched after the core's (`views/`) and the
+   * modules registered before it: a view is named relative to its folder
+   * (`admin/pages/editor.njk`), and a module never replaces a core view.
+   */
+  views(directory: string): void;
 }
 
 /** A first step of a new site (the dashboard greets with them until every one is done). */
@@ -120,6 +126,7 @@ export interface SiteRegistry {
   auditActions: Map<string, AuditAction>;
   auditTargets: Map<string, AuditTarget>;
   dashboards: Array<Dashboard<unknown>>;
+  viewDirectories: string[];
 }
 
 /** Runs each module's register() once, in order, and returns what they declared. */
@@ -137,6 +144,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     auditActions: new Map(),
     auditTargets: new Map(),
     dashboards: [],
+    viewDirectories: [],
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -165,6 +173,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
           registry.auditTargets.set(type, spec);
         }
       },
+      views: (directory) => void (registry.viewDirectories.includes(directory) || registry.viewDirectories.push(directory)),
       dashboard: (dashboard) => void registry.dashboards.push(dashboard as Dashboard<unknown>),
       fieldLabels: (labels) => {
         for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Express } from 'express';
 import nunjucks from 'nunjucks';
 import type { Clock } from './clock.js';
@@ -6,13 +7,20 @@ import { frenchDates, isoDateTime, timeElement, type DateInput } from './dates.j
 import { viewsDir } from './paths.js';
 import { countOf, fileSize } from './quantities.js';
 
+/** A module's views: `views/<module>` (declared by its register() call: site.views()). */
+export function moduleViewsDirectory(module: string): string {
+  return path.join(viewsDir, module);
+}
+
 /**
  * One Nunjucks environment per app (held by its context), autoescaping on; user data
  * never reaches renderString. Controllers render through it with res.render, use cases
- * with renderView(): the same templates, filters and globals either way.
+ * with renderView(): the same templates, filters and globals either way. The search
+ * path is the core's views, then each module's folder in the order they registered.
  */
-export function createViews(config: Config, clock: Clock): nunjucks.Environment {
-  const environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(viewsDir, { noCache: !config.isProduction }), {
+export function createViews(config: Config, clock: Clock, moduleDirectories: readonly string[] = []): nunjucks.Environment {
+  const searchPath = [viewsDir, ...moduleDirectories];
+  const environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(searchPath, { noCache: !config.isProduction }), {
     autoescape: true,
     throwOnUndefined: false,
   });

@@ -7,6 +7,7 @@ import { DEFAULT_SITEMAP_OPTIONS, type SitemapOptions } from '../../controllers/
 import { DEFAULT_TREE_OPTIONS, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
 import { moduleMigrationsDirectory } from '../../lib/migrations.js';
 import type { SiteModule } from '../../lib/modules.js';
+import { moduleViewsDirectory } from '../../lib/views.js';
 import { createPageCatalog } from '../../models/pages/catalog.js';
 import { SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
 import { PAGES_PERMISSION_SECTION } from '../../models/pages/manifest.js';
@@ -46,6 +47,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       const catalog = createPageCatalog();
       site.permissionSection(PAGES_PERMISSION_SECTION);
       site.migrations(moduleMigrationsDirectory('pages'));
+      site.views(moduleViewsDirectory('pages'));
       site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
       site.adminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
       site.adminScreen('pages', { href: '/admin/redirects', label: 'Redirections', permission: 'pages.view' });
