@@ -13,7 +13,7 @@ import { startAuditRetention } from './services/audit-retention.js';
 import { createPrimaryRoundTrip, DRAIN_MESSAGE, runPrimary, STOP_MESSAGE } from './lib/cluster.js';
 import { answerMetricsCollection } from './lib/cluster-metrics.js';
 import { closeContext, createContext, type AppContext } from './lib/context.js';
-import { migrateLatest, migrationDirectories, pendingMigrations } from './lib/migrations.js';
+import { migrateLatest, pendingMigrations } from './lib/migrations.js';
 import { ensureDatabase, type RunningDatabase } from './lib/embedded-postgres.js';
 import { gracefulStop } from './lib/graceful-stop.js';
 import { createLogger, prettyLogsWanted } from './lib/logger.js';
@@ -27,13 +27,12 @@ import { wholeAnswerUnderIfRange } from './middleware/if-range.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { needsFirstRun } from './models/auth/registration.js';
-import { coreModule } from './routes/core-module.js';
 import { mountAreas } from './routes/index.js';
 import { operationsRouter } from './routes/operations.js';
-import { pagesModule } from './routes/pages/index.js';
+import { SITE_MODULES, siteMigrationDirectories } from './routes/site-modules.js';
 
-/** The modules of this site, in order: the core first. */
-export const SITE_MODULES: SiteModule[] = [coreModule, pagesModule];
+/** The modules of this site, in order: the core first (routes/site-modules.ts). */
+export { SITE_MODULES };
 
 export interface App extends Express {
   locals: Express['locals'] & { ctx: AppContext };
@@ -113,7 +112,7 @@ export async function startServer(
     throw error;
   };
   const { ctx } = app.locals;
-  const directories = migrationDirectories(ctx.site.migrationDirectories);
+  const directories = ctx.site.migrationDirectories;
   if (options.migrate) {
     const onWait = () => ctx.logger.info('another process is migrating this database: waiting for it to finish');
     const { batch, migrations } = await migrateLatest(ctx.db, { directories, onWait }).catch(abort);
@@ -191,7 +190,7 @@ async function main(): Promise<void> {
   // and forks the workers, which run this same file and take the branch below.
   const worker = cluster.isWorker ? cluster.worker?.id : undefined;
   if (worker === undefined && config.webConcurrency > 1) {
-    await runPrimary(config, { migrate, migrationDirectories: migrationDirectories(collectModules(SITE_MODULES).migrationDirectories) }).catch(
+    await runPrimary(config, { migrate, migrationDirectories: siteMigrationDirectories() }).catch(
       (error: unknown) => {
         bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
         process.exit(1);

@@ -6,9 +6,11 @@
 //   in production, no data/session-secret written.
 // - One history with `npm run migrate`: knex_migrations records each name without its
 //   .ts/.js extension (lib/migrations.ts, MigrationSource).
+// - The directories are those the site's modules declare (routes/site-modules.ts).
 import type { Knex } from 'knex';
 import { loadDatabaseConfig } from './lib/config.js';
 import { MIGRATIONS_TABLE, MigrationSource } from './lib/migrations.js';
+import { siteMigrationDirectories } from './routes/site-modules.js';
 
 const { databaseUrl } = loadDatabaseConfig();
 if (!databaseUrl) {
@@ -18,7 +20,7 @@ if (!databaseUrl) {
 const config: Knex.Config = {
   client: 'pg',
   connection: databaseUrl,
-  migrations: { migrationSource: new MigrationSource(), tableName: MIGRATIONS_TABLE },
+  migrations: { migrationSource: new MigrationSource(siteMigrationDirectories()), tableName: MIGRATIONS_TABLE },
 };
 
 export default config;

@@ -9,6 +9,7 @@ import { createKnex } from '../lib/db.js';
 import { freePort, startEmbeddedPostgres, type RunningDatabase } from '../lib/embedded-postgres.js';
 import { createLogger } from '../lib/logger.js';
 import { migrateLatest } from '../lib/migrations.js';
+import { siteMigrationDirectories } from '../routes/site-modules.js';
 
 // The benchmarks' own messages (scratch cluster, migrations): warnings and errors only.
 const logger = createLogger('warn');
@@ -54,7 +55,7 @@ export async function scratchDatabase(prefix: string, options: { orDatabaseUrl?:
   const url = parsed.toString();
   const knex = createKnex(url, { poolMax: 2, logger });
   try {
-    await migrateLatest(knex);
+    await migrateLatest(knex, { directories: siteMigrationDirectories() });
   } finally {
     await knex.destroy();
   }

@@ -1,5 +1,9 @@
 // Migration plumbing: where the files live, the knex source that reads them, and the
 // commands. Every function takes the knex instance it works on; nothing is kept here.
+// Which directories make the site's history is the modules' register() calls' word only
+// (site.migrations(), collected in SiteRegistry.migrationDirectories: the core's first),
+// never a scan of the folders: routes/site-modules.ts gives the site's list to the
+// commands, the knex CLI and the server.
 // latest, rollback and reset run under one PostgreSQL advisory lock, so processes
 // started together on a fresh database migrate one after the other instead of racing
 // knex's own creation of its bookkeeping tables. The knex CLI (knexfile.js) takes the
@@ -31,22 +35,6 @@ export function moduleMigrationsDirectory(module: string): string {
   return path.join(coreMigrationsDirectory(), module);
 }
 
-/**
- * The core directory, then the modules' (by default every folder under the core's). The
- * files of all of them run as one list sorted by file name, so a module migration's
- * timestamp places it among the core's.
- */
-export function migrationDirectories(moduleDirectories?: string[]): string[] {
-  const core = coreMigrationsDirectory();
-  const modules =
-    moduleDirectories ??
-    readdirSync(core, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => path.join(core, entry.name))
-      .sort();
-  return [core, ...modules];
-}
-
 export interface MigrationFile {
   directory: string;
   file: string;
@@ -61,7 +49,7 @@ export interface MigrationFile {
 export class MigrationSource implements Knex.MigrationSource<MigrationFile> {
   private cliLockHeld = false;
 
-  constructor(private readonly directories: string[] = migrationDirectories()) {}
+  constructor(private readonly directories: readonly string[]) {}
 
   getMigrations(): Promise<MigrationFile[]> {
     // Under the knex CLI, before knex's next statement (see holdMigrationLockUntilExit).
@@ -165,8 +153,8 @@ function holdMigrationLockUntilExit(databaseUrl: string): void {
 }
 
 export interface MigrationOptions {
-  /** Defaults to migrationDirectories(). */
-  directories?: string[];
+  /** The site's migration directories, in its modules' order (SiteRegistry.migrationDirectories). */
+  directories: readonly string[];
   /** Called once when another process holds the migration lock and this one waits. */
   onWait?: () => void;
 }
@@ -177,8 +165,10 @@ export interface MigrationBatch {
   migrations: string[];
 }
 
-function migratorConfig(options: MigrationOptions): Knex.MigratorConfig {
-  return { migrationSource: new MigrationSource(options.directories), tableName: MIGRATIONS_TABLE };
+function migratorConfig(options: Pick<MigrationOptions, 'directories'>, partial = false): Knex.MigratorConfig {
+  // One directory's run (createTables) sees that directory only: the others' recorded
+  // migrations are not missing files.
+  return { migrationSource: new MigrationSource(options.directories), tableName: MIGRATIONS_TABLE, disableMigrationsListValidation: partial };
 }
 
 /**
@@ -186,7 +176,7 @@ function migratorConfig(options: MigrationOptions): Knex.MigratorConfig {
  * connection (not one of the pool's, which the migrations need, and which a pool of
  * one would not have to spare). Closing that connection would release the lock too.
  */
-async function withMigrationLock<T>(knex: Knex, options: MigrationOptions, work: () => Promise<T>): Promise<T> {
+async function withMigrationLock<T>(knex: Knex, options: Pick<MigrationOptions, 'onWait'>, work: () => Promise<T>): Promise<T> {
   // knex's client is untyped: its raw connections are pg clients (client 'pg').
   const client = knex.client as { acquireRawConnection(): Promise<pg.Client>; destroyRawConnection(connection: pg.Client): Promise<void> };
   const connection = await client.acquireRawConnection();
@@ -208,7 +198,7 @@ async function withMigrationLock<T>(knex: Knex, options: MigrationOptions, work:
 }
 
 /** Applies every pending migration, as one batch in one transaction. */
-export async function migrateLatest(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
+export async function migrateLatest(knex: Knex, options: MigrationOptions): Promise<MigrationBatch> {
   return withMigrationLock(knex, options, async () => {
     const [batch, migrations] = (await knex.migrate.latest(migratorConfig(options))) as [number, string[]];
     return { batch, migrations };
@@ -216,7 +206,7 @@ export async function migrateLatest(knex: Knex, options: MigrationOptions = {}):
 }
 
 /** Undoes the last batch. */
-export async function migrateRollback(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
+export async function migrateRollback(knex: Knex, options: MigrationOptions): Promise<MigrationBatch> {
   return withMigrationLock(knex, options, async () => {
     const [batch, migrations] = (await knex.migrate.rollback(migratorConfig(options), false)) as [number, string[]];
     return { batch, migrations };
@@ -224,7 +214,7 @@ export async function migrateRollback(knex: Knex, options: MigrationOptions = {}
 }
 
 /** Undoes every applied migration, newest first. */
-export async function migrateReset(knex: Knex, options: MigrationOptions = {}): Promise<MigrationBatch> {
+export async function migrateReset(knex: Knex, options: MigrationOptions): Promise<MigrationBatch> {
   return withMigrationLock(knex, options, async () => {
     const [batch, migrations] = (await knex.migrate.rollback(migratorConfig(options), true)) as [number, string[]];
     return { batch, migrations };
@@ -245,7 +235,7 @@ export interface MigrationStatus {
  * create the bookkeeping tables, so a check (the server's start) never changes the
  * schema nor races a migration running in another process.
  */
-export async function migrationStatus(knex: Knex, options: Pick<MigrationOptions, 'directories'> = {}): Promise<MigrationStatus> {
+export async function migrationStatus(knex: Knex, options: Pick<MigrationOptions, 'directories'>): Promise<MigrationStatus> {
   const source = new MigrationSource(options.directories);
   const known = (await source.getMigrations()).map((migration) => source.getMigrationName(migration));
   const completed: string[] = (await knex.schema.hasTable(MIGRATIONS_TABLE)) ? await knex(MIGRATIONS_TABLE).orderBy('id').pluck('name') : [];
@@ -259,37 +249,34 @@ export async function migrationStatus(knex: Knex, options: Pick<MigrationOptions
 }
 
 /** Names of the migrations not yet applied to this database. */
-export async function pendingMigrations(knex: Knex, options: Pick<MigrationOptions, 'directories'> = {}): Promise<string[]> {
+export async function pendingMigrations(knex: Knex, options: Pick<MigrationOptions, 'directories'>): Promise<string[]> {
   return (await migrationStatus(knex, options)).pending;
 }
 
-async function namesIn(directory: string, options: MigrationOptions): Promise<Set<string>> {
-  const directories = options.directories ?? migrationDirectories();
-  if (!directories.includes(directory)) throw new Error(`${directory} is not one of the migration directories`);
-  const source = new MigrationSource(directories);
-  const files = await source.getMigrations();
-  return new Set(files.filter((file) => file.directory === directory).map((file) => source.getMigrationName(file)));
+async function namesIn(directory: string): Promise<Set<string>> {
+  const source = new MigrationSource([directory]);
+  return new Set((await source.getMigrations()).map((file) => source.getMigrationName(file)));
 }
 
 /**
  * Applies the pending migrations of one directory only (a module's createTables()),
  * each as its own batch, recorded like any other.
  */
-export async function migrateDirectoryUp(knex: Knex, directory: string, options: MigrationOptions = {}): Promise<string[]> {
+export async function migrateDirectoryUp(knex: Knex, directory: string, options: Pick<MigrationOptions, 'onWait'> = {}): Promise<string[]> {
   return withMigrationLock(knex, options, async () => {
-    const mine = await namesIn(directory, options);
-    const names = (await migrationStatus(knex, options)).pending.filter((name) => mine.has(name));
-    for (const name of names) await knex.migrate.up({ ...migratorConfig(options), name });
+    const mine = await namesIn(directory);
+    const names = (await migrationStatus(knex, { directories: [directory] })).pending.filter((name) => mine.has(name));
+    for (const name of names) await knex.migrate.up({ ...migratorConfig({ directories: [directory] }, true), name });
     return names;
   });
 }
 
 /** Undoes the applied migrations of one directory only (a module's dropTables()), newest first. */
-export async function migrateDirectoryDown(knex: Knex, directory: string, options: MigrationOptions = {}): Promise<string[]> {
+export async function migrateDirectoryDown(knex: Knex, directory: string, options: Pick<MigrationOptions, 'onWait'> = {}): Promise<string[]> {
   return withMigrationLock(knex, options, async () => {
-    const mine = await namesIn(directory, options);
-    const names = (await migrationStatus(knex, options)).completed.filter((name) => mine.has(name)).reverse();
-    for (const name of names) await knex.migrate.down({ ...migratorConfig(options), name });
+    const mine = await namesIn(directory);
+    const names = (await migrationStatus(knex, { directories: [directory] })).completed.filter((name) => mine.has(name)).reverse();
+    for (const name of names) await knex.migrate.down({ ...migratorConfig({ directories: [directory] }, true), name });
     return names;
   });
 }

@@ -1,6 +1,7 @@
 // The core as a site module (DESIGN §2): what it brings is declared through the same
 // register() call as any module's: its permission sections (seeded by the core
 // migrations), its administration screens, its JSON routes and its /admin routes.
+import { coreMigrationsDirectory } from '../lib/migrations.js';
 import type { SiteModule } from '../lib/modules.js';
 import { CORE_PERMISSION_SECTIONS } from '../models/auth/schema.js';
 import { coreAdminRoutes } from './admin.js';
@@ -15,6 +16,8 @@ export const coreModule: SiteModule = {
   name: 'core',
   register(site) {
     for (const section of CORE_PERMISSION_SECTIONS) site.permissionSection(section);
+    // First: every module's tables reference the core's.
+    site.migrations(coreMigrationsDirectory());
     site.adminScreen('administration', { href: '/admin', label: 'Tableau de bord', permission: 'admin.access' });
     site.adminScreen('users', { href: '/admin/users', label: 'Utilisateurs', permission: 'users.view' });
     site.adminScreen('roles', { href: '/admin/roles', label: 'Rôles', permission: 'roles.view' });

@@ -1,9 +1,11 @@
 // `npm run migrate [-- latest|rollback|reset|status]`: runs the migrations against
 // DATABASE_URL, or against the embedded cluster under the data folder when it is unset.
 // latest, rollback (the last batch) and reset (every migration) wait for any other
-// process migrating the same database (lib/migrations.ts holds an advisory lock).
+// process migrating the same database (lib/migrations.ts holds an advisory lock). The
+// directories are those the site's modules declare (routes/site-modules.ts).
 import { configOrExit, openDatabase } from './support.js';
 import { migrateLatest, migrateReset, migrateRollback, migrationStatus } from '../lib/migrations.js';
+import { siteMigrationDirectories } from '../routes/site-modules.js';
 
 const COMMANDS = ['latest', 'rollback', 'reset', 'status'];
 const command = process.argv[2] ?? 'latest';
@@ -15,7 +17,8 @@ if (!COMMANDS.includes(command)) {
 }
 
 const { database, knex } = await openDatabase(config, logger);
-const options = { onWait: () => logger.info('another process is migrating this database: waiting for it to finish') };
+const directories = siteMigrationDirectories();
+const options = { directories, onWait: () => logger.info('another process is migrating this database: waiting for it to finish') };
 let exitCode = 0;
 try {
   if (command === 'latest') {
@@ -28,7 +31,7 @@ try {
     const { migrations } = await migrateReset(knex, options);
     logger.info({ reverted: migrations }, migrations.length ? 'every migration rolled back' : 'nothing to roll back');
   } else {
-    const { completed, pending, unknown } = await migrationStatus(knex);
+    const { completed, pending, unknown } = await migrationStatus(knex, { directories });
     logger.info({ completed, pending, unknown }, pending.length ? 'pending migrations' : 'database up to date');
   }
 } catch (error) {

@@ -5,7 +5,7 @@
 // it reconnects every read bypasses the cache and stays correct (and an unready verdict
 // for a LISTEN broken everywhere would take every instance out at once).
 import type { AppContext } from '../lib/context.js';
-import { migrationDirectories, pendingMigrations } from '../lib/migrations.js';
+import { pendingMigrations } from '../lib/migrations.js';
 
 /** How long the database may take to answer a probe's statement. */
 const READINESS_TIMEOUT_MS = 1000;
@@ -51,7 +51,7 @@ async function checkDatabase(ctx: AppContext): Promise<ReadinessChecks['database
 
 async function checkMigrations(ctx: AppContext): Promise<ReadinessChecks['migrations']> {
   try {
-    const pending = await within(READINESS_TIMEOUT_MS, pendingMigrations(ctx.db, { directories: migrationDirectories(ctx.site.migrationDirectories) }));
+    const pending = await within(READINESS_TIMEOUT_MS, pendingMigrations(ctx.db, { directories: ctx.site.migrationDirectories }));
     if (pending === TIMED_OUT) return 'unknown';
     return pending.length > 0 ? 'pending' : 'ok';
   } catch {

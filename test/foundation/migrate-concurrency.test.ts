@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { MigrationSource } from '../../lib/migrations.js';
 import { projectRoot } from '../../lib/paths.js';
+import { siteMigrationDirectories } from '../../routes/site-modules.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { scratchKnex } from '../support/schema-snapshot.js';
 
@@ -53,7 +54,7 @@ describe('migrate latest started by two processes at once', function () {
   this.timeout(120_000);
 
   it(`succeeds in both, records each migration once and leaves the lock free (${TRIALS} fresh databases)`, async () => {
-    const source = new MigrationSource();
+    const source = new MigrationSource(siteMigrationDirectories());
     const expected = (await source.getMigrations()).map((file) => source.getMigrationName(file));
     const { adminUrl } = testDatabase();
     for (let trial = 0; trial < TRIALS; trial++) {
@@ -111,7 +112,7 @@ describe('npx knex migrate:latest beside another migration', function () {
         const run = await cli;
         expect(run.code, run.output).to.equal(0);
         expect(run.output.match(/Another process is migrating/g)).to.have.length(1);
-        const source = new MigrationSource();
+        const source = new MigrationSource(siteMigrationDirectories());
         const expected = (await source.getMigrations()).map((file) => source.getMigrationName(file));
         expect(await knex('knex_migrations').orderBy('id').pluck('name')).to.deep.equal(expected);
       } finally {
@@ -122,7 +123,7 @@ describe('npx knex migrate:latest beside another migration', function () {
   });
 
   it('two started at once on a fresh database: both exit 0, each migration recorded once (3 databases)', async () => {
-    const source = new MigrationSource();
+    const source = new MigrationSource(siteMigrationDirectories());
     const expected = (await source.getMigrations()).map((file) => source.getMigrationName(file));
     for (let trial = 0; trial < 3; trial++) {
       await withScratch(`site_knex_race_${process.pid}_${trial}`, async (url) => {

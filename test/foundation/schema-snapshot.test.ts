@@ -3,6 +3,9 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { migrateLatest, migrateReset } from '../../lib/migrations.js';
 import { CORE_PERMISSION_SECTIONS } from '../../models/auth/schema.js';
+import { siteMigrationDirectories } from '../../routes/site-modules.js';
+
+const site = { directories: siteMigrationDirectories() };
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { appTables, readSchemaSnapshot, scratchKnex, snapshotDifferences, SNAPSHOT_FILE, type SchemaSnapshot } from '../support/schema-snapshot.js';
 
@@ -37,12 +40,12 @@ describe('the schema the migrations build', () => {
   });
 
   it('is, on an empty database, the committed snapshot: tables, columns, indexes, constraints and seed rows', async () => {
-    await migrateLatest(knex);
+    await migrateLatest(knex, site);
     expectCommittedSnapshot(await readSchemaSnapshot(knex), 'The schema built by the migrations');
   });
 
   it('seeds the core permission sections the code declares', async () => {
-    await migrateLatest(knex);
+    await migrateLatest(knex, site);
     for (const section of CORE_PERMISSION_SECTIONS) {
       expect(await knex('app_auth_permission_sections').where({ key: section.key }).first('label', 'position')).to.deep.equal({
         label: section.label,
@@ -54,8 +57,8 @@ describe('the schema the migrations build', () => {
   });
 
   it('leaves no table, sequence or migration record of the application once every migration is rolled back', async () => {
-    await migrateLatest(knex);
-    await migrateReset(knex);
+    await migrateLatest(knex, site);
+    await migrateReset(knex, site);
     expect(await appTables(knex)).to.deep.equal([]);
     const { rows } = await knex.raw(`SELECT sequencename FROM pg_sequences WHERE schemaname = 'public' AND sequencename NOT LIKE 'knex\\_%'`);
     expect(rows).to.deep.equal([]);
@@ -64,9 +67,9 @@ describe('the schema the migrations build', () => {
   });
 
   it('builds the same snapshot again after a full rollback', async () => {
-    await migrateLatest(knex);
-    await migrateReset(knex);
-    await migrateLatest(knex);
+    await migrateLatest(knex, site);
+    await migrateReset(knex, site);
+    await migrateLatest(knex, site);
     expectCommittedSnapshot(await readSchemaSnapshot(knex), 'The schema built again after a full rollback');
   });
 });
@@ -77,7 +80,7 @@ describe('the schema snapshot: triggers and functions', () => {
 
   before(async () => {
     knex = scratchKnex(await createScratchDatabase(testDatabase().adminUrl, name));
-    await migrateLatest(knex);
+    await migrateLatest(knex, site);
   });
   after(async () => {
     await knex?.destroy();

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { createKnex } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
 import { migrationStatus } from '../../lib/migrations.js';
+import { siteMigrationDirectories } from '../../routes/site-modules.js';
 import { projectRoot } from '../../lib/paths.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 
@@ -65,7 +66,7 @@ describe('the built project', function () {
       for (const table of ['app_auth_users', 'app_auth_sessions', 'app_pages', 'knex_migrations'])
         expect(await knex.schema.hasTable(table), table).to.equal(true);
       // The compiled migrations recorded the same names the TypeScript sources know: one history.
-      const status = await migrationStatus(knex);
+      const status = await migrationStatus(knex, { directories: siteMigrationDirectories() });
       expect(status.pending).to.deep.equal([]);
       expect(status.unknown).to.deep.equal([]);
     } finally {
@@ -99,7 +100,7 @@ describe('the built project', function () {
       const knex = createKnex(unbuiltUrl, { poolMax: 1, logger: createLogger('warn') });
       try {
         expect(await knex.schema.hasTable('app_pages')).to.equal(true);
-        const status = await migrationStatus(knex);
+        const status = await migrationStatus(knex, { directories: siteMigrationDirectories() });
         expect(status.pending).to.deep.equal([]);
         expect(status.unknown).to.deep.equal([]);
       } finally {

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { createKnex } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
 import { migrateLatest } from '../../lib/migrations.js';
+import { siteMigrationDirectories } from '../../routes/site-modules.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { spawnServer, waitForListening } from '../support/server-process.js';
 
@@ -30,7 +31,7 @@ describe('the first-run setup code in a cluster', function () {
     const name = `site_cluster_first_run_${process.pid}`;
     const url = await createScratchDatabase(adminUrl, name);
     const knex = createKnex(url, { poolMax: 2, logger: createLogger('silent') });
-    await migrateLatest(knex).finally(() => knex.destroy());
+    await migrateLatest(knex, { directories: siteMigrationDirectories() }).finally(() => knex.destroy());
     const secret = 'f'.repeat(40);
     const server = await spawnServer({
       WEB_CONCURRENCY: '2',

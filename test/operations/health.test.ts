@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createKnex } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
 import { migrateLatest } from '../../lib/migrations.js';
+import { testMigrationDirectories } from '../support/modules.js';
 import { closeTestApp, contextOf, createTestApp, type App } from '../support/app.js';
 import { adminQuery, createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 
@@ -102,7 +103,7 @@ describe('GET /readyz with a migration pending', () => {
     const url = await createScratchDatabase(testDatabase().adminUrl, name);
     const knex = createKnex(url, { poolMax: 2, logger: createLogger('warn') });
     try {
-      await migrateLatest(knex);
+      await migrateLatest(knex, { directories: testMigrationDirectories() });
       // As after a rollback of the newest migration (or a deploy that brought a new one).
       await knex('knex_migrations').where('id', knex('knex_migrations').max('id')).delete();
     } finally {

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { migrateLatest } from '../../lib/migrations.js';
+import { testMigrationDirectories } from '../support/modules.js';
 import { getPublishedPageBySegments, listPublicChildPages } from '../../models/pages/public.js';
 import { createTables, dropTables, pagesMigrationsDirectory } from '../../models/pages/schema.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
@@ -28,7 +29,7 @@ describe('pages module: two applications on two databases in one process', () =>
     second = createTestApp({ APP_NAME: 'Second', DATABASE_URL: url });
     one = contextOf(first);
     two = contextOf(second);
-    await migrateLatest(two.db);
+    await migrateLatest(two.db, { directories: testMigrationDirectories() });
   });
   after(async () => {
     if (second) await closeTestApp(second);

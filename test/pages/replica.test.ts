@@ -13,6 +13,7 @@ import { loadConfig } from '../../lib/config.js';
 import { createKnex } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
 import { migrateLatest } from '../../lib/migrations.js';
+import { testMigrationDirectories } from '../support/modules.js';
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { resolvePublicPage } from '../../models/pages/public.js';
 import { updatePage } from '../../models/pages/pages.js';
@@ -76,7 +77,7 @@ describe('read replica: public reads on a streaming replica, never older than a 
     pair = await startReplicaPair(binaries);
     const knex = createKnex(pair.primaryUrl, { poolMax: 2, logger: createLogger('warn') });
     try {
-      await migrateLatest(knex);
+      await migrateLatest(knex, { directories: testMigrationDirectories() });
     } finally {
       await knex.destroy();
     }

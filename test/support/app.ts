@@ -2,6 +2,7 @@ import { closeApp, createApp, type App } from '../../app.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import type { AppContext } from '../../lib/context.js';
 import { resetDatabase, testDatabase } from './database.js';
+import { testModules } from './modules.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp.js';
 
 export type { App };
@@ -36,9 +37,9 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
 // different module loaders. The root hooks close every app at the end of the run.
 const state = globalThis as { __siteTestApps?: Set<App> };
 
-/** An app on the run's test database; closed by the root hooks at the end of the run. */
+/** An app of the site's modules and the tests' fixture modules on the run's test database; closed by the root hooks at the end of the run. */
 export function createTestApp(env: Record<string, string | undefined> = {}): App {
-  const app = createApp(testConfig(env));
+  const app = createApp(testConfig(env), testModules());
   (state.__siteTestApps ??= new Set()).add(app);
   return app;
 }

@@ -15,6 +15,7 @@ import type { Knex } from 'knex';
 import { createKnex } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
 import { migrateLatest } from '../../lib/migrations.js';
+import { testMigrationDirectories } from './modules.js';
 import { freePort, startEmbeddedPostgres, type RunningDatabase } from '../../lib/embedded-postgres.js';
 
 interface TestDatabase {
@@ -128,7 +129,7 @@ async function makeTemplate(adminUrl: string, name: string): Promise<void> {
   const url = await createScratchDatabase(adminUrl, name);
   const knex = createKnex(url, { poolMax: 2, logger: createLogger('warn') });
   try {
-    await migrateLatest(knex);
+    await migrateLatest(knex, { directories: testMigrationDirectories() });
     await installReset(knex);
     // Installs the write markers; the template is then as a reset leaves a database.
     await knex.raw('SELECT test_reset()');

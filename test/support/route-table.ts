@@ -1,7 +1,6 @@
 // What the permission-matrix and bad-input tests read: the route rows every module
 // registers (the same register() calls createApp runs, so the tests can list them
 // before any app exists), and the data one request of the matrix acts on.
-import { SITE_MODULES } from '../../app.js';
 import type { AppContext } from '../../lib/context.js';
 import { collectModules, type SiteRegistry } from '../../lib/modules.js';
 import { IMAGE_CONTENT_TYPES } from '../../lib/uploads.js';
@@ -10,10 +9,11 @@ import { createPage } from '../../models/pages/pages.js';
 import type { AnyRoute, Access } from '../../routes/define.js';
 import { addMedia } from '../../services/pages-media.js';
 import { PNG_1X1, makeRole, makeUser, type LoggedIn } from './fixtures.js';
+import { testModules } from './modules.js';
 
-/** The rows as the site's modules declare them (core first, then pages). */
+/** The rows as the test apps' modules declare them (core first, then pages, then the fixture modules). */
 export function registeredRows(): SiteRegistry {
-  return collectModules(SITE_MODULES);
+  return collectModules(testModules());
 }
 
 export interface MountedRow {

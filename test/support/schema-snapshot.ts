@@ -7,6 +7,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { migrateLatest } from '../../lib/migrations.js';
 import { projectRoot } from '../../lib/paths.js';
+import { siteMigrationDirectories } from '../../routes/site-modules.js';
 import { createScratchDatabase, dropScratchDatabase } from './database.js';
 
 export const SNAPSHOT_FILE = path.join(projectRoot, 'test', 'foundation', 'schema-snapshot.json');
@@ -178,13 +179,13 @@ export function scratchKnex(url: string): Knex {
 }
 
 /**
- * Creates an empty database on the server of `adminUrl`, migrates it to the latest version, reads it, drops it.
+ * Creates an empty database on the server of `adminUrl`, migrates it to the site's latest version (its modules' migrations), reads it, drops it.
  * @public (loaded at run time by scripts/schema-snapshot.ts)
  */
 export async function snapshotOfFreshDatabase(adminUrl: string, name: string): Promise<SchemaSnapshot> {
   const knex = scratchKnex(await createScratchDatabase(adminUrl, name));
   try {
-    await migrateLatest(knex);
+    await migrateLatest(knex, { directories: siteMigrationDirectories() });
     return await readSchemaSnapshot(knex);
   } finally {
     await knex.destroy();
