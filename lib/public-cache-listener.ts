@@ -16,39 +16,31 @@ import type { Logger } from './logger.js';
 
 const PUBLIC_CHANGES_CHANNEL = 'site_public_changes';
 
-/** A notification's payload (migration pages/20261124000500_pages_public_notify). */
+/** A notification's payload, as the modules' triggers send it. */
 export interface PublicChange {
-  /** Pages whose place, address or visibility changed: they and their subtrees. */
-  t?: number[];
-  /** Pages whose content only changed. */
-  c?: number[];
-  /** Parents (0 = the root) whose child lists changed. */
-  p?: number[];
-  /** Media rows changed. */
-  m?: number[];
-  /** Redirect rows changed (app_page_redirects): redirect answers and unknown paths. */
-  r?: boolean;
+  /** The tags of the answers this change may alter (opaque: each module names its own). */
+  tags?: string[];
   /** Everything. */
   all?: boolean;
   /** pg_current_wal_lsn() when the change was written. */
   lsn?: string;
 }
 
-const ids = (value: unknown): number[] | undefined => (Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id)) : undefined);
+// A tag is short: a longer string is not one a trigger sent.
+const MAX_TAG_LENGTH = 200;
 
 /** A payload as sent by the triggers; anything unreadable means "everything". */
 function parseChange(payload: string | undefined): PublicChange {
   try {
     const raw = JSON.parse(payload ?? '') as Record<string, unknown>;
-    if (!raw || typeof raw !== 'object' || raw.all === true) return { all: true };
-    return {
-      t: ids(raw.t),
-      c: ids(raw.c),
-      p: ids(raw.p),
-      m: ids(raw.m),
-      r: raw.r === true || undefined,
-      lsn: typeof raw.lsn === 'string' ? raw.lsn : undefined,
-    };
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw) || raw.all === true) return { all: true };
+    const lsn = typeof raw.lsn === 'string' ? raw.lsn : undefined;
+    // No tags and nothing else: a change that alters no answer (a marker). Anything else
+    // without tags (a payload of another version) is read as everything.
+    if (raw.tags === undefined) return Object.keys(raw).every((key) => key === 'lsn') ? { tags: [], lsn } : { all: true };
+    if (!Array.isArray(raw.tags)) return { all: true };
+    const tags = raw.tags.filter((tag): tag is string => typeof tag === 'string' && tag.length > 0 && tag.length <= MAX_TAG_LENGTH);
+    return { tags, lsn };
   } catch {
     return { all: true };
   }

@@ -1,15 +1,18 @@
 // The public read cache of one application (ctx.publicCache): answers of the public
-// reads (a page's JSON, a page's HTML, child lists, sitemap files) kept in memory,
-// bounded in bytes (PAGE_CACHE_MB, LRU), with a bounded cache of unknown paths beside.
+// reads (a module's public JSON and HTML, lists, sitemap files) kept in memory, bounded
+// in bytes (PAGE_CACHE_MB, LRU), with a bounded cache of unknown paths beside.
 //
-// Never stale: every committed change that can alter public output is announced by a
-// database trigger on the channel `site_public_changes` (migration
-// pages/20261124000500); the listener (public-cache-listener.ts) hands each one to
-// invalidate(), which drops exactly the entries it can affect. The cache is only used
-// while the listener listens: when its connection drops, everything is forgotten and
-// every read goes to the database until it listens again. A fill records the
-// generation when it starts; any notification (or loss) moves the generation, so a fill
-// that raced a change is answered but never stored.
+// Tags: an answer carries opaque strings naming what it shows (`item:12`, `list:0`,
+// `nav`, `media:4`: each module chooses and documents its own). Never stale: every
+// committed change that can alter public output is announced by a module's database
+// trigger on the channel `site_public_changes` with the tags it affects; the listener
+// (public-cache-listener.ts) hands each one to invalidate(), which drops every answer
+// carrying one of them (and the unknown paths when UNKNOWN_PATHS_TAG is among them).
+// The cache knows nothing of what a tag means. It is only used while the listener
+// listens: when its connection drops, everything is forgotten and every read goes to
+// the database until it listens again. A fill records the generation when it starts;
+// any notification (or loss) moves the generation, so a fill that raced a change is
+// answered but never stored.
 //
 // Read-your-writes in one process: a write committed through this app's pool is
 // followed, before the next cache read, by one round trip on the listening connection.
@@ -32,23 +35,8 @@ export interface CachedAnswer {
   /** Strong: a hash of the body, computed once when the answer is built. */
   etag: string;
   lastModified?: Date;
-  /** The page this answer is about (a change of its content drops it). */
-  page?: number;
-  /** The page, or the listed parent, and its ancestors: a change of place, address or
-   *  visibility of any of them drops it (a subtree drop is this filter). */
-  pages: readonly number[];
-  /** Parents (0 = the root) whose child list this answer shows. */
-  lists: readonly number[];
-  /** Media rows whose data this answer shows. */
-  media: readonly number[];
-  /** Derived from the whole tree (the sitemap): any page change drops it. */
-  wholeTree?: boolean;
-  /** Shows the root pages' titles and addresses (the site's navigation): a change of
-   *  place, address or visibility of a root page (a `t` change with the root among the
-   *  parents) drops it; a root page's content alone does not. */
-  navigation?: boolean;
-  /** An answer of a redirect row (301 or 410): any change of the redirects drops it. */
-  redirect?: boolean;
+  /** What the answer shows, as its module names it: a change carrying any of these drops it. */
+  tags: readonly string[];
   /** Not 200: the status sent (301, 410), and where a 301 leads. */
   status?: number;
   location?: string;
@@ -56,17 +44,22 @@ export interface CachedAnswer {
 
 export type AnswerFacts = Omit<CachedAnswer, 'body' | 'etag'> & { etag?: string };
 
+/** The tag a change carries when a path remembered as naming nothing may now answer (something new at a path, a redirect). */
+export const UNKNOWN_PATHS_TAG = 'paths';
+
 /** What a fill learned when it started: stored only if nothing changed meanwhile. */
 export interface Fill {
   readonly generation: number;
 }
 
 // What an entry costs beyond its body and key, measured: ~940 bytes of heap per answer
-// (the object, its Date, id arrays and ETag, the Buffer's wrapper, the LRU's own slots),
-// so that PAGE_CACHE_MB bounds the memory the cache really holds.
+// (the object, its Date, tag array and ETag, the Buffer's wrapper, the LRU's own slots),
+// so that PAGE_CACHE_MB bounds the memory the cache really holds; plus each tag (a
+// short string and its slot).
 const ENTRY_OVERHEAD = 1024;
+const TAG_OVERHEAD = 32;
 const NEGATIVE_OVERHEAD = 96;
-// Unknown paths get a sixteenth of the budget: a flood of them cannot evict the pages.
+// Unknown paths get a sixteenth of the budget: a flood of them cannot evict the answers.
 const NEGATIVE_SHARE = 1 / 16;
 // A single answer larger than this is served but not kept (a 50,000-URL sitemap file).
 const MAX_ENTRY_SHARE = 1 / 8;
@@ -131,7 +124,7 @@ export class PublicCache {
         maxSize: Math.max(1, this.maxBytes - negativeBytes),
         maxEntrySize: Math.max(1, Math.floor(this.maxBytes * MAX_ENTRY_SHARE)),
         sizeCalculation: (answer, key) =>
-          answer.body.length + key.length + ENTRY_OVERHEAD + 8 * (answer.pages.length + answer.lists.length + answer.media.length),
+          answer.body.length + key.length + ENTRY_OVERHEAD + answer.tags.reduce((sum, tag) => sum + TAG_OVERHEAD + tag.length, 0),
       });
       this.negatives = new LRUCache<string, true>({ maxSize: negativeBytes, sizeCalculation: (_value, key) => key.length + NEGATIVE_OVERHEAD });
     }
@@ -230,7 +223,7 @@ export class PublicCache {
     return this.listening ? this.entries?.get(key) : undefined;
   }
 
-  /** True when `path` is known to name no public page. */
+  /** True when `path` is known to name nothing public. */
   isUnknown(path: string): boolean {
     return this.listening ? (this.negatives?.get(path) ?? false) : false;
   }
@@ -266,26 +259,12 @@ export class PublicCache {
       this.clear();
       return;
     }
-    const tree = new Set(change.t ?? []);
-    const content = new Set(change.c ?? []);
-    const parents = new Set(change.p ?? []);
-    const media = new Set(change.m ?? []);
-    // A new redirect may answer a path remembered as unknown.
-    if (tree.size > 0 || change.r) this.negatives.clear();
-    const pagesChanged = tree.size > 0 || content.size > 0;
+    const tags = new Set(change.tags);
+    if (tags.size === 0) return;
+    if (tags.has(UNKNOWN_PATHS_TAG)) this.negatives.clear();
     const doomed: string[] = [];
     for (const [key, answer] of this.entries.entries()) {
-      if (
-        (pagesChanged && answer.wholeTree) ||
-        (change.r && answer.redirect) ||
-        (answer.page !== undefined && (content.has(answer.page) || tree.has(answer.page))) ||
-        answer.pages.some((id) => tree.has(id)) ||
-        answer.lists.some((id) => parents.has(id)) ||
-        (answer.navigation && tree.size > 0 && parents.has(0)) ||
-        answer.media.some((id) => media.has(id))
-      ) {
-        doomed.push(key);
-      }
+      if (answer.tags.some((tag) => tags.has(tag))) doomed.push(key);
     }
     for (const key of doomed) this.entries.delete(key);
   }

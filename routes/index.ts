@@ -27,7 +27,7 @@ export function mountAreas(app: Express, ctx: AppContext): void {
   // Each /admin row parses its own form, by the surface's limits or its own (bodyLimit).
   app.use('/admin', adminRouter(ctx, session));
   app.use('/account', forms, accountRouter(ctx, session));
-  // Uploaded files (pictures, page media) are public and need no session.
+  // Uploaded files (pictures, the modules' media) are public and need no session.
   app.use('/uploads', uploadsRouter(ctx));
   // Public site routes come last: a module's catch-all must not shadow the rest.
   app.use(siteRouter(ctx));

@@ -9,6 +9,7 @@ import { isResolvablePath, listPublicChildrenAt, publicPlaceOf, resolvePublicPag
 import { MAX_ID } from '../../lib/schema-primitives.js';
 import type { AppContext } from '../../lib/context.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
+import { pageCacheTags } from '../../models/pages/cache-tags.js';
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import { apiRedirectAnswer } from './public-redirects.js';
 
@@ -40,10 +41,7 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
     return buildAnswer(JSON.stringify({ ...page, blocks: withoutMediaData(page.blocks) }), {
       contentType: JSON_TYPE,
       lastModified: new Date(page.updated_at),
-      page: page.id,
-      pages: [...ancestorIds, page.id],
-      lists: [],
-      media: [],
+      tags: pageCacheTags({ page: page.id, pages: [...ancestorIds, page.id], lists: [], media: [] }),
     });
   });
   if (!answer) throw new NotFoundError(pageMessages.pageNotFound);
@@ -91,5 +89,5 @@ async function childListAnswer(
 ): Promise<CachedAnswer> {
   const { items, total } = await listPublicChildrenAt(ctx, parentId, basePath, { limit, offset });
   const body = JSON.stringify({ items: items.map(({ seo: _seo, ...item }) => item), total, limit, offset });
-  return buildAnswer(body, { contentType: JSON_TYPE, pages: chain, lists: [parentId ?? 0], media: [] });
+  return buildAnswer(body, { contentType: JSON_TYPE, tags: pageCacheTags({ pages: chain, lists: [parentId ?? 0], media: [] }) });
 }

@@ -1,10 +1,11 @@
 // A public path that missed: its redirect, read by one statement only after the page
 // lookup found nothing (a page that exists never pays for it). The answer is kept by the
 // read cache like a page: a 301 to the page's current path, or a 410 for a deleted page;
-// it is dropped when the redirects change (their trigger notifies `r`) or when the
+// it is dropped when the redirects change (their trigger notifies `redirects`) or when the
 // target's chain moves or turns private. No redirect, or a private target: null (404).
 import type { AppContext } from '../../lib/context.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
+import { pageCacheTags } from '../../models/pages/cache-tags.js';
 import { renderView } from '../../lib/views.js';
 import { findRedirect } from '../../models/pages/redirects.js';
 import { HOME_SLUG, isResolvablePath } from '../../models/pages/public.js';
@@ -14,11 +15,11 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function movedAnswer(location: string, ids: number[], contentType: string, body: string): CachedAnswer {
-  return buildAnswer(body, { contentType, status: 301, location, redirect: true, pages: ids, lists: [], media: [] });
+  return buildAnswer(body, { contentType, status: 301, location, tags: pageCacheTags({ redirect: true, pages: ids, lists: [], media: [] }) });
 }
 
 function goneAnswer(contentType: string, body: string): CachedAnswer {
-  return buildAnswer(body, { contentType, status: 410, redirect: true, pages: [], lists: [], media: [] });
+  return buildAnswer(body, { contentType, status: 410, tags: pageCacheTags({ redirect: true, pages: [], lists: [], media: [] }) });
 }
 
 /** The site (`/a/b`): 301 to the page's current URL (`/` for the home page), or the 410 page. */

@@ -9,6 +9,7 @@ import type { Call } from '../../routes/define.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { needsFirstRun } from '../../models/auth/registration.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
+import { pageCacheTags } from '../../models/pages/cache-tags.js';
 import { renderPage, renderRootList, type RenderedPage } from '../../services/pages-rendering.js';
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import { siteRedirectAnswer } from './public-redirects.js';
@@ -17,7 +18,7 @@ import { siteTitles } from './messages.js';
 
 /** A rendered page as an answer the read cache can keep, depending on what it shows. */
 function pageAnswer(rendered: RenderedPage): CachedAnswer {
-  return buildAnswer(rendered.html, { contentType: rendered.contentType, lastModified: rendered.lastModified, ...rendered.shows });
+  return buildAnswer(rendered.html, { contentType: rendered.contentType, lastModified: rendered.lastModified, tags: pageCacheTags(rendered.shows) });
 }
 
 export function notFoundPage(res: Response): void {

@@ -20,6 +20,7 @@ import type { AnyCall, Call } from '../../routes/define.js';
 import { absoluteUrl } from '../../services/pages-rendering.js';
 import { notFoundPage } from './site.js';
 import { buildAnswer } from '../../lib/public-cache.js';
+import { PAGES_TAG } from '../../models/pages/cache-tags.js';
 import { sendAnswer } from './public-answers.js';
 
 const SITEMAP_TYPE = 'application/xml; charset=utf-8';
@@ -110,10 +111,7 @@ export async function serveSitemapIndex(options: SitemapOptions, gate: Gate, cal
     contentType: SITEMAP_TYPE,
     etag: etagOf(ctx, state, options, 'index'),
     lastModified: state.changedAt,
-    pages: [],
-    lists: [],
-    media: [],
-    wholeTree: true,
+    tags: [PAGES_TAG],
   });
   cache.store(started, 'sitemap:index', answer);
   sendAnswer(res, answer, SITEMAP_CACHE_CONTROL);
@@ -180,10 +178,7 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
       contentType: SITEMAP_TYPE,
       etag: etagOf(ctx, state, options, `file-${n}`),
       lastModified: state.changedAt,
-      pages: [],
-      lists: [],
-      media: [],
-      wholeTree: true,
+      tags: [PAGES_TAG],
     });
     cache.store(started, key, answer);
   }

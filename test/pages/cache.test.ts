@@ -285,7 +285,7 @@ describe('public read cache: invalidated by notifications, never stale', () => {
   });
 
   it('stores each answer body in an allocation of its own, not a slice of a shared slab', () => {
-    const facts = { contentType: 'application/json', pages: [1], lists: [], media: [] };
+    const facts = { contentType: 'application/json', tags: ['tree:1'] };
     const small = buildAnswer('{"id":1,"title":"Accueil"}', facts);
     const other = buildAnswer('{"id":2,"title":"Contact"}', facts);
     expect(small.body.toString()).to.equal('{"id":1,"title":"Accueil"}');

@@ -35,7 +35,7 @@ async function heard(reader: AppContext, write: () => Promise<unknown>): Promise
   const seen = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('marker not heard within 10 s')), 10_000);
     listener = (change) => {
-      if (change.m?.includes(marker)) {
+      if (change.tags?.includes(`media:${marker}`)) {
         clearTimeout(timer);
         resolve();
       }
@@ -43,7 +43,7 @@ async function heard(reader: AppContext, write: () => Promise<unknown>): Promise
     events.on('change', listener);
   });
   try {
-    await reader.db.raw(`SELECT pg_notify('site_public_changes', ?)`, [JSON.stringify({ m: [marker] })]);
+    await reader.db.raw(`SELECT pg_notify('site_public_changes', ?)`, [JSON.stringify({ tags: [`media:${marker}`] })]);
     await seen;
   } finally {
     events.off('change', listener);
