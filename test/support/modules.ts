@@ -3,18 +3,21 @@
 // permission matrices and the bad-input tables, which pick them up with the site's.
 import { collectModules, type SiteModule } from '../../lib/modules.js';
 import { SITE_MODULES } from '../../routes/site-modules.js';
+import type { AdminBadInput, AdminSample, ApiBadInput, ApiSample } from './route-table.js';
 
 /** What the route tables of the tests need from a fixture module, keyed like theirs ("METHOD /path"). */
 export interface FixtureModule {
   module: SiteModule;
   /** test/routes/admin/permission-matrix.test.ts's samples of the module's /admin rows. */
-  adminSamples?: Record<string, unknown>;
+  adminSamples?: Record<string, AdminSample>;
   /** test/routes/api/permission-matrix.test.ts's samples of the module's /app/api rows. */
-  apiSamples?: Record<string, unknown>;
+  apiSamples?: Record<string, ApiSample>;
   /** test/routes/admin/bad-input.test.ts's cases for the module's /admin rows. */
-  adminBadInput?: unknown[];
+  adminBadInput?: AdminBadInput[];
   /** test/routes/api/bad-input.test.ts's cases for the module's /app/api rows. */
-  apiBadInput?: unknown[];
+  apiBadInput?: ApiBadInput[];
+  /** The module's tables, which a refused request must leave as they were. */
+  tables?: string[];
 }
 
 /** The fixture modules registered in every test app, after the site's. */

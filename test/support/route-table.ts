@@ -89,3 +89,51 @@ export async function makeFixture(ctx: AppContext): Promise<Fixture> {
     }),
   };
 }
+
+/** One valid submission of an /admin row (test/routes/admin/permission-matrix.test.ts), keyed "METHOD /admin/path". */
+export interface AdminSample {
+  /** Status of this submission by a caller who is allowed (a form's success is 303). */
+  ok: number;
+  path(fixture: Fixture): string | Promise<string>;
+  fields?(fixture: Fixture): Record<string, string> | Promise<Record<string, string>>;
+}
+
+/** One valid request of an /app/api row (test/routes/api/permission-matrix.test.ts), keyed "METHOD /path". */
+export interface ApiSample {
+  /** Status of this request by a caller who is allowed. */
+  ok: number;
+  path(fixture: Fixture): string | Promise<string>;
+  body?(fixture: Fixture): object | Promise<object>;
+}
+
+export type FormFields = Record<string, string | string[]>;
+
+/** A malformed submission of an /admin row (test/routes/admin/bad-input.test.ts): nothing is written. */
+export interface AdminBadInput {
+  /** The row, "METHOD /full/path". */
+  row: string;
+  path: string | ((fixture: Fixture) => Promise<string> | string);
+  fields?: FormFields | ((fixture: Fixture) => Promise<FormFields>);
+  /** A file sent in this field (multipart); its bytes are not an image. */
+  notAnImage?: string;
+  /** Posted without the CSRF field. */
+  noToken?: boolean;
+  status: number;
+  why: string;
+  /** A text that must fit on one line (lib/validation.ts): the page says so. */
+  notSingleLine?: boolean;
+}
+
+/** A malformed request of an /app/api row (test/routes/api/bad-input.test.ts): nothing is written. */
+export interface ApiBadInput {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  route: string;
+  path: string;
+  body?: unknown;
+  raw?: { type: string; data: string };
+  headers?: Record<string, string>;
+  status: number;
+  why: string;
+  /** The field the error names, with the message of a text that must fit on one line (lib/validation.ts). */
+  notSingleLine?: string;
+}

@@ -9,25 +9,11 @@ import type { AppContext } from '../../../lib/context.js';
 import { profileRoutes } from '../../../routes/account.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, caller } from '../../support/fixtures.js';
-import { makeFixture, mounted, registeredRows, type Fixture } from '../../support/route-table.js';
+import { makeFixture, mounted, registeredRows, type AdminBadInput, type Fixture, type FormFields as Fields } from '../../support/route-table.js';
+import { fixtureModules } from '../../support/modules.js';
 import { textOf } from '../../support/admin-client.js';
 
-type Fields = Record<string, string | string[]>;
-
-interface Case {
-  /** The row, "METHOD /full/path". */
-  row: string;
-  path: string | ((fixture: Fixture) => Promise<string> | string);
-  fields?: Fields | ((fixture: Fixture) => Promise<Fields>);
-  /** A file sent in this field (multipart); its bytes are not an image. */
-  notAnImage?: string;
-  /** Posted without the CSRF field. */
-  noToken?: boolean;
-  status: number;
-  why: string;
-  /** A text that must fit on one line (lib/validation.ts): the page says so. */
-  notSingleLine?: boolean;
-}
+type Case = AdminBadInput;
 
 const ONE_LINE = 'tient sur une seule ligne, sans caractère de contrôle';
 
@@ -83,7 +69,7 @@ function profileCases(prefix: string): Case[] {
   ];
 }
 
-const CASES: Case[] = [
+const SITE_CASES: Case[] = [
   { row: 'GET /admin', path: '/admin?x=%00', status: 200, why: 'unknown query parameters are ignored' },
   // Users
   { row: 'GET /admin/users', path: '/admin/users?page=abc', status: 400, why: 'page not a number' },
@@ -254,6 +240,9 @@ const CASES: Case[] = [
   ...profileCases('/account'),
 ];
 
+// The site's cases, then the fixture modules' (test/support/modules.ts).
+const CASES: Case[] = [...SITE_CASES, ...fixtureModules().flatMap((fixture) => fixture.adminBadInput ?? [])];
+
 const registry = registeredRows();
 const ROWS = [...mounted(registry.adminRoutes, '/admin'), ...mounted(profileRoutes, '/admin/profile'), ...mounted(profileRoutes, '/account')];
 
@@ -309,6 +298,7 @@ describe('/admin and /account bad input', () => {
     'app_auth_verifications',
     'app_pages',
     'app_pages_media',
+    ...fixtureModules().flatMap((fixture) => fixture.tables ?? []),
   ];
   const snapshot = () =>
     Promise.all(

@@ -13,16 +13,12 @@ import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, PNG_1X1, caller, logIn, makeRole, type LoggedIn } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../../support/admin-client.js';
-import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture, type MountedRow } from '../../support/route-table.js';
+import { describeAccess, makeFixture, mounted, registeredRows, unique, type AdminSample, type Fixture, type MountedRow } from '../../support/route-table.js';
+import { fixtureModules } from '../../support/modules.js';
 
 type Fields = Record<string, string>;
 
-interface Sample {
-  /** Status of this submission by a caller who is allowed (a form's success is 303). */
-  ok: number;
-  path(fixture: Fixture): string | Promise<string>;
-  fields?(fixture: Fixture): Fields | Promise<Fields>;
-}
+type Sample = AdminSample;
 
 const page = async (f: Fixture) => `/admin/pages/${(await f.page()).id}`;
 // The page's newest revision, read when the sample is sent (each accepted save moves it on).
@@ -68,7 +64,7 @@ function profileSamples(prefix: string): Record<string, Sample> {
   };
 }
 
-const SAMPLES: Record<string, Sample> = {
+const SITE_SAMPLES: Record<string, Sample> = {
   'GET /admin': { ok: 200, path: () => '/admin' },
   // Users
   'GET /admin/users': { ok: 200, path: () => '/admin/users' },
@@ -181,6 +177,9 @@ async function makeCaller(ctx: AppContext, kind: CallerKind, access: Access): Pr
       return caller(ctx, { role: 'admin' });
   }
 }
+
+// The site's rows, then the fixture modules' (test/support/modules.ts).
+const SAMPLES: Record<string, Sample> = Object.assign({}, SITE_SAMPLES, ...fixtureModules().map((fixture) => fixture.adminSamples ?? {}));
 
 const registry = registeredRows();
 const ROWS = [...mounted(registry.adminRoutes, '/admin'), ...mounted(profileRoutes, '/admin/profile'), ...mounted(profileRoutes, '/account')];

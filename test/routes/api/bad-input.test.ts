@@ -8,20 +8,10 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { caller, makeUser } from '../../support/fixtures.js';
-import { mounted, registeredRows } from '../../support/route-table.js';
+import { mounted, registeredRows, type ApiBadInput } from '../../support/route-table.js';
+import { fixtureModules } from '../../support/modules.js';
 
-interface Case {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  route: string;
-  path: string;
-  body?: unknown;
-  raw?: { type: string; data: string };
-  headers?: Record<string, string>;
-  status: number;
-  why: string;
-  /** The field the error names, with the message of a text that must fit on one line (lib/validation.ts). */
-  notSingleLine?: string;
-}
+type Case = ApiBadInput;
 
 // What a name, label, description or title that does not fit on one line is told.
 const ONE_LINE = 'tient sur une seule ligne, sans caractère de contrôle';
@@ -29,7 +19,7 @@ const ONE_LINE = 'tient sur une seule ligne, sans caractère de contrôle';
 const T = 1; // the target user's id (first user after reset is the caller: see below)
 const big = 'x'.repeat(110 * 1024);
 
-const CASES: Case[] = [
+const SITE_CASES: Case[] = [
   { method: 'get', route: '/users', path: '/users?limit=abc', status: 400, why: 'limit not a number' },
   { method: 'get', route: '/users', path: '/users?limit=1&limit=2', status: 400, why: 'limit given twice' },
   { method: 'get', route: '/users', path: '/users?offset=-1', status: 400, why: 'negative offset' },
@@ -404,6 +394,9 @@ const CASES: Case[] = [
   { method: 'get', route: '/pages', path: '/pages?limit=0', status: 400, why: 'limit zero' },
 ];
 
+// The site's cases, then the fixture modules' (test/support/modules.ts).
+const CASES: Case[] = [...SITE_CASES, ...fixtureModules().flatMap((fixture) => fixture.apiBadInput ?? [])];
+
 const ROWS = mounted(registeredRows().apiRoutes);
 
 describe('/app/api bad input', () => {
@@ -447,7 +440,15 @@ describe('/app/api bad input', () => {
     }
   });
 
-  const tables = ['app_auth_users', 'app_auth_roles', 'app_auth_role_permissions', 'app_auth_user_roles', 'app_pages', 'app_pages_media'];
+  const tables = [
+    'app_auth_users',
+    'app_auth_roles',
+    'app_auth_role_permissions',
+    'app_auth_user_roles',
+    'app_pages',
+    'app_pages_media',
+    ...fixtureModules().flatMap((fixture) => fixture.tables ?? []),
+  ];
   const snapshot = async () =>
     Promise.all(
       tables.map((table) =>

@@ -12,14 +12,10 @@ import type { User } from '../../../models/auth/users.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser, type LoggedIn } from '../../support/fixtures.js';
-import { describeAccess, makeFixture, mounted, registeredRows, unique, type Fixture } from '../../support/route-table.js';
+import { describeAccess, makeFixture, mounted, registeredRows, unique, type ApiSample, type Fixture } from '../../support/route-table.js';
+import { fixtureModules } from '../../support/modules.js';
 
-interface Sample {
-  /** Status of this request by a caller who is allowed. */
-  ok: number;
-  path(fixture: Fixture): string | Promise<string>;
-  body?(fixture: Fixture): object | Promise<object>;
-}
+type Sample = ApiSample;
 
 /** The fixture's page with a pending draft (scheduled in an hour when asked); its id. */
 async function pageWithDraft(f: Fixture, scheduled = false): Promise<number> {
@@ -29,7 +25,7 @@ async function pageWithDraft(f: Fixture, scheduled = false): Promise<number> {
   return id;
 }
 
-const SAMPLES: Record<string, Sample> = {
+const SITE_SAMPLES: Record<string, Sample> = {
   // Profile (any logged-in user)
   'PUT /users/profile': { ok: 200, path: () => '/users/profile', body: () => ({ name: 'Moi' }) },
   'DELETE /users/profile': { ok: 204, path: () => '/users/profile', body: () => ({ current_password: PASSWORD }) },
@@ -164,6 +160,9 @@ async function makeCaller(ctx: AppContext, kind: CallerKind, access: Access): Pr
       return caller(ctx, { role: 'admin' });
   }
 }
+
+// The site's rows, then the fixture modules' (test/support/modules.ts).
+const SAMPLES: Record<string, Sample> = Object.assign({}, SITE_SAMPLES, ...fixtureModules().map((fixture) => fixture.apiSamples ?? {}));
 
 const ROWS = mounted(registeredRows().apiRoutes);
 
