@@ -4,6 +4,7 @@
 import { collectModules, type SiteModule } from '../../lib/modules.js';
 import { SITE_MODULES } from '../../routes/site-modules.js';
 import type { AdminBadInput, AdminSample, ApiBadInput, ApiSample } from './route-table.js';
+import { eventsFixture } from '../events/fixture.js';
 
 /** What the route tables of the tests need from a fixture module, keyed like theirs ("METHOD /path"). */
 export interface FixtureModule {
@@ -22,7 +23,7 @@ export interface FixtureModule {
 
 /** The fixture modules registered in every test app, after the site's. */
 export function fixtureModules(): FixtureModule[] {
-  return [];
+  return [eventsFixture];
 }
 
 export function testModules(): SiteModule[] {
