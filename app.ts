@@ -190,12 +190,10 @@ async function main(): Promise<void> {
   // and forks the workers, which run this same file and take the branch below.
   const worker = cluster.isWorker ? cluster.worker?.id : undefined;
   if (worker === undefined && config.webConcurrency > 1) {
-    await runPrimary(config, { migrate, migrationDirectories: siteMigrationDirectories() }).catch(
-      (error: unknown) => {
-        bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
-        process.exit(1);
-      },
-    );
+    await runPrimary(config, { migrate, migrationDirectories: siteMigrationDirectories() }).catch((error: unknown) => {
+      bootLogger.fatal(error instanceof ConfigError ? error.message : { err: error }, 'the server could not start');
+      process.exit(1);
+    });
     return;
   }
   if (worker !== undefined) config = { ...config, worker };

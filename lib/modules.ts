@@ -174,7 +174,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
         }
       },
       views: (directory) => void (registry.viewDirectories.includes(directory) || registry.viewDirectories.push(directory)),
-      dashboard: (dashboard) => void registry.dashboards.push(dashboard as Dashboard<unknown>),
+      dashboard: (dashboard) => void registry.dashboards.push(dashboard),
       fieldLabels: (labels) => {
         for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);
       },

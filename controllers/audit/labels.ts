@@ -20,7 +20,10 @@ export function targetHref(site: SiteRegistry, action: string, type: string, id:
 }
 
 /** The actions and target types for the screen's filters, as declared. */
-export function auditFilterOptions(site: SiteRegistry): { actions: Array<{ value: string; label: string }>; targetTypes: Array<{ value: string; label: string }> } {
+export function auditFilterOptions(site: SiteRegistry): {
+  actions: Array<{ value: string; label: string }>;
+  targetTypes: Array<{ value: string; label: string }>;
+} {
   return {
     actions: [...site.auditActions].map(([value, { label }]) => ({ value, label })),
     targetTypes: [...site.auditTargets].map(([value, { label }]) => ({ value, label })),

@@ -16,8 +16,6 @@ import { AdminClient, textOf } from '../../support/admin-client.js';
 import { describeAccess, makeFixture, mounted, registeredRows, unique, type AdminSample, type Fixture, type MountedRow } from '../../support/route-table.js';
 import { fixtureModules } from '../../support/modules.js';
 
-type Fields = Record<string, string>;
-
 type Sample = AdminSample;
 
 const page = async (f: Fixture) => `/admin/pages/${(await f.page()).id}`;
