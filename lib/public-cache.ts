@@ -45,7 +45,7 @@ export interface CachedAnswer {
 export type AnswerFacts = Omit<CachedAnswer, 'body' | 'etag'> & { etag?: string };
 
 /** The tag a change carries when a path remembered as naming nothing may now answer (something new at a path, a redirect). */
-export const UNKNOWN_PATHS_TAG = 'paths';
+const UNKNOWN_PATHS_TAG = 'paths';
 
 /** What a fill learned when it started: stored only if nothing changed meanwhile. */
 export interface Fill {

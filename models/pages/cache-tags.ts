@@ -12,8 +12,8 @@
 // A change of place, address or visibility, and any change of the redirects, also
 // sends the cache's UNKNOWN_PATHS_TAG: a path remembered as unknown may now answer.
 export const PAGES_TAG = 'pages';
-export const NAVIGATION_TAG = 'nav';
-export const REDIRECTS_TAG = 'redirects';
+const NAVIGATION_TAG = 'nav';
+const REDIRECTS_TAG = 'redirects';
 
 /** What a public answer of the module shows. */
 export interface PageAnswerShows {
