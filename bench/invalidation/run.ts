@@ -54,6 +54,8 @@ const cookiePairs = (answer: Answer) => answer.cookies.map((line) => line.split(
 async function administrator(site: Site): Promise<string> {
   const form = await send(site.base, 'GET', '/auth');
   const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(form.body)?.[1] ?? '';
+  // Production asks the first run for the setup code the server printed at its start.
+  const setupCode = /asks for this setup code: ([A-Z0-9-]+)/.exec(site.output())?.[1];
   // The anti-bot stamp wants a form open for more than a second.
   await new Promise((resolve) => setTimeout(resolve, 1600));
   const created = await send(
@@ -61,7 +63,15 @@ async function administrator(site: Site): Promise<string> {
     'POST',
     '/auth',
     { 'content-type': 'application/x-www-form-urlencoded', cookie: cookiePairs(form).join('; ') },
-    new URLSearchParams({ _csrf: field('_csrf'), _t: field('_t'), _hp: '', name: 'Bench', email: EMAIL, password: PASSWORD }).toString(),
+    new URLSearchParams({
+      _csrf: field('_csrf'),
+      _t: field('_t'),
+      _hp: '',
+      name: 'Bench',
+      email: EMAIL,
+      password: PASSWORD,
+      ...(setupCode ? { setupCode } : {}),
+    }).toString(),
   );
   if (created.status !== 303) throw new Error(`first run failed: ${created.status} ${created.body.slice(0, 300)}`);
   return [...cookiePairs(form), ...cookiePairs(created)].join('; ');
