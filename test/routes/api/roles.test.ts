@@ -27,7 +27,7 @@ describe('/app/api/roles and /app/api/permissions', () => {
         { key: 'users.manage', label: 'Gérer les utilisateurs' },
       ],
     });
-    const positions = await ctx.db('app_auth_permission_sections').whereIn('key', sections).orderBy('position').pluck('key');
+    const positions = await ctx.db('app_auth_permission_sections').whereIn('key', sections).orderBy(['position', 'key']).pluck('key');
     expect(sections).to.deep.equal(positions);
   });
 
