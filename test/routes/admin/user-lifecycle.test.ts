@@ -10,8 +10,6 @@ import { AdminClient, textOf } from '../../support/admin-client.js';
 import { caller, logIn, makeUser } from '../../support/fixtures.js';
 import { useFakeClock } from '../../support/form-client.js';
 
-const ALL_CORE = ['admin.access', 'users.view', 'users.manage', 'roles.view', 'roles.manage', 'pages.view', 'pages.manage', 'audit.view'];
-
 describe('/admin/users lifecycle screens', () => {
   let app: App;
   let ctx: AppContext;
@@ -88,7 +86,7 @@ describe('/admin/users lifecycle screens', () => {
   });
 
   it('shows a refusal on the page it came from: the last active administrator (409), one’s own account (403)', async () => {
-    const client = await AdminClient.as(app, { permissions: ALL_CORE, name: 'Tout Puissant' });
+    const client = await AdminClient.as(app, { permissions: await ctx.db('app_auth_permissions').pluck('key'), name: 'Tout Puissant' });
     const only = await makeUser(ctx, { role: 'admin', name: 'Seul Admin' });
     const refused = await client.post(`/admin/users/${only.id}/suspend`, { reason: '' }, `/admin/users/${only.id}/suspend`);
     expect(refused.status).to.equal(409);

@@ -12,8 +12,6 @@ import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser } from '../../supp
 import { FormClient, useFakeClock } from '../../support/form-client.js';
 import type { TestSmtpServer } from '../../support/smtp.js';
 
-const ALL_CORE = ['admin.access', 'users.view', 'users.manage', 'roles.view', 'roles.manage', 'pages.view', 'pages.manage', 'audit.view'];
-
 describe('account lifecycle (/app/api/users)', () => {
   let app: App;
   let ctx: AppContext;
@@ -178,7 +176,7 @@ describe('account lifecycle (/app/api/users)', () => {
 
     it('refuses the last active administrator (409 last_admin); a suspended administrator does not count as another', async () => {
       // Holds every permission without being an administrator: nothing outranks it.
-      const manager = await caller(ctx, { permissions: ALL_CORE });
+      const manager = await caller(ctx, { permissions: await ctx.db('app_auth_permissions').pluck('key') });
       const first = await makeUser(ctx, { role: 'admin' });
       const second = await makeUser(ctx, { role: 'admin' });
       expect((await request(app).post(`/app/api/users/${second.id}/suspend`).set('Cookie', manager.cookie).send({})).status).to.equal(200);
@@ -343,7 +341,7 @@ describe('account lifecycle (/app/api/users)', () => {
       expect(outranking.status).to.equal(403);
       expect(outranking.body.code).to.equal('target_outranks_caller');
 
-      const peer = await caller(ctx, { permissions: ALL_CORE });
+      const peer = await caller(ctx, { permissions: await ctx.db('app_auth_permissions').pluck('key') });
       const last = await request(app).delete(`/app/api/users/${administrator.id}`).set('Cookie', peer.cookie);
       expect(last.status).to.equal(409);
       expect(last.body.code).to.equal('last_admin');
