@@ -41,14 +41,19 @@ describe('a form sent after its session expired', () => {
 
   const typed = { name: 'Bob Martin', email: 'bob@example.com', password: 'a secret password' };
 
-  it('leads to the login page with the way back, keeps what was typed but the password, and gives it back once after the login', async () => {
-    const { user, cookie, token } = await openThenExpire('/admin/users/new');
-    const sent = await request(app)
+  /** The new-account form, sent from its page with the session's cookie and CSRF token. */
+  function sendNewUserForm(cookie: string, token: string): request.Test {
+    return request(app)
       .post('/admin/users')
       .set('Cookie', cookie)
       .set('Referer', 'http://site.test/admin/users/new')
       .type('form')
       .send({ _csrf: token, ...typed });
+  }
+
+  it('leads to the login page with the way back, keeps what was typed but the password, and gives it back once after the login', async () => {
+    const { user, cookie, token } = await openThenExpire('/admin/users/new');
+    const sent = await sendNewUserForm(cookie, token);
     expect(sent.status).to.equal(303);
     expect(sent.headers.location).to.equal('/auth/login?next=%2Fadmin%2Fusers%2Fnew');
     expect(sent.headers.location).not.to.include('bob');
@@ -100,12 +105,7 @@ describe('a form sent after its session expired', () => {
 
   it('gives a kept form back only to the account whose session expired, not to the next one signing in in that browser', async () => {
     const { user, cookie, token } = await openThenExpire('/admin/users/new');
-    const sent = await request(app)
-      .post('/admin/users')
-      .set('Cookie', cookie)
-      .set('Referer', 'http://site.test/admin/users/new')
-      .type('form')
-      .send({ _csrf: token, ...typed });
+    const sent = await sendNewUserForm(cookie, token);
     expect(sent.status).to.equal(303);
     const draftCookie = setCookieLine(sent, 'site.form')!.split(';')[0];
     expect((await ctx.db('app_auth_form_drafts').first())!.user_id).to.equal(user.id);
