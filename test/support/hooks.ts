@@ -6,6 +6,7 @@
 // every test; a file's apps are closed when its run ends (parallel) or when the next file
 // starts (serial: each app holds a pool and a listening connection, and a whole suite's
 // apps would pass PostgreSQL's max_connections), the rest at the end.
+import { appendFileSync } from 'node:fs';
 import type { Context } from 'mocha';
 import { closeApp, type App } from '../../app.js';
 import { cleanTestDatabase, endTestRun, prepareTestRun, useTestDatabase } from './database.js';
@@ -24,11 +25,20 @@ export async function mochaGlobalTeardown(): Promise<void> {
 // created by that file or before it (apps are built in hooks, never at import time).
 let lastFile: string | undefined;
 let appsOfFinishedTests: App[] = [];
+// When the running file started, for the run's list of slowest files (SITE_TEST_TIMES,
+// set by test/support/run.ts): from the root beforeAll under --parallel (a file's own
+// before hooks included), from its first test in a serial run.
+let fileStartedAt = Date.now();
+function recordFileTime(file: string | undefined): void {
+  if (file && process.env.SITE_TEST_TIMES) appendFileSync(process.env.SITE_TEST_TIMES, `${Date.now() - fileStartedAt}\t${file}\n`);
+  fileStartedAt = Date.now();
+}
 // Whether this process has run a file before (its database holds what that file wrote).
 const processState = globalThis as { __siteTestFilesRun?: number };
 
 export const mochaHooks = {
   async beforeAll(): Promise<void> {
+    fileStartedAt = Date.now();
     await useTestDatabase();
     // Under --parallel this runs before each file: the worker's previous file leaves nothing.
     if ((processState.__siteTestFilesRun = (processState.__siteTestFilesRun ?? 0) + 1) > 1) await cleanTestDatabase();
@@ -37,6 +47,7 @@ export const mochaHooks = {
     // Under --parallel, the end of a file in its worker; in a serial run, the end of the run.
     for (const app of testApps()) await closeTestApp(app);
     appsOfFinishedTests = [];
+    recordFileTime(lastFile);
   },
   async beforeEach(this: Context): Promise<void> {
     const file = this.currentTest?.file;
@@ -44,6 +55,7 @@ export const mochaHooks = {
       const open = testApps();
       for (const app of appsOfFinishedTests) if (open.includes(app)) await closeTestApp(app);
       appsOfFinishedTests = [];
+      recordFileTime(lastFile);
     }
     lastFile = file;
   },

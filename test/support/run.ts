@@ -30,6 +30,8 @@ const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const countsDir = mkdtempSync(path.join(os.tmpdir(), 'site-test-counts-'));
 const jobs = Number(process.env.SITE_TEST_JOBS) || os.availableParallelism();
 const isolate = process.env.SITE_TEST_ISOLATE === '1';
+// Each file's time, written by the root hooks (test/support/hooks.ts) of every mocha process.
+const timesFile = path.join(countsDir, 'times.tsv');
 
 function testFiles(from: string): string[] {
   if (statSync(from).isFile()) return [from];
@@ -54,7 +56,7 @@ function runMocha(args: string[], buffered: boolean): Promise<Counts> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [mocha, ...args], {
       cwd: root,
-      env: { ...process.env, SITE_TEST_COUNTS: countsFile },
+      env: { ...process.env, SITE_TEST_COUNTS: countsFile, SITE_TEST_TIMES: timesFile },
       stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     const output: Buffer[] = [];
@@ -93,6 +95,20 @@ async function eachAlone(list: string[], concurrency: number): Promise<Counts[]>
   return results;
 }
 
+/** The files that took longest (wall time, from the hooks' records), to know where the suite's time goes. */
+function printSlowestFiles(count: number): void {
+  let lines: string[] = [];
+  try {
+    lines = readFileSync(timesFile, 'utf8').trim().split('\n');
+  } catch {
+    return;
+  }
+  const times = lines.map((line) => line.split('\t')).map(([ms, file]) => ({ ms: Number(ms), file: path.relative(root, file ?? '') }));
+  times.sort((a, b) => b.ms - a.ms);
+  console.log(`\n== slowest files`);
+  for (const { ms, file } of times.slice(0, count)) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+}
+
 const startedAt = Date.now();
 const total: Counts = { passed: 0, failed: 0 };
 const add = (counts: Counts[]) => {
@@ -117,6 +133,7 @@ try {
     add(isolate ? await eachAlone(serial, 1) : [await runMocha(serial, false)]);
     console.log(`\n== phase 2: ${seconds(phaseAt)}`);
   }
+  printSlowestFiles(10);
 } finally {
   await endTestRun();
   rmSync(countsDir, { recursive: true, force: true });
