@@ -2,9 +2,9 @@
 // arrives validated and typed by the route rows (routes/pages/api.ts).
 import type { Call } from '../../routes/define.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
-import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage, type PageInput } from '../../models/pages/pages.js';
+import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage } from '../../models/pages/pages.js';
 import { actorOf as actor } from './admin-call.js';
-import type { AdminListQuery, PageWriteBody } from './schemas.js';
+import type { AdminListQuery, PageCreateBody, PageWriteBody } from './schemas.js';
 
 type Id = { id: number };
 
@@ -17,8 +17,10 @@ export async function listAdminPages(call: Call<Record<string, never>, AdminList
 }
 
 // POST /app/api/admin/pages
-export async function createAdminPage(catalog: PageCatalog, call: Call<Record<string, never>, Record<string, never>, PageInput>): Promise<void> {
-  call.res.status(201).json(await createPage(call.ctx, call.body, actor(call), catalog));
+// (live at once, as SPEC says; `"publish": false` creates a never-published page)
+export async function createAdminPage(catalog: PageCatalog, call: Call<Record<string, never>, Record<string, never>, PageCreateBody>): Promise<void> {
+  const { publish, ...input } = call.body;
+  call.res.status(201).json(await createPage(call.ctx, input, actor(call), catalog, { publish }));
 }
 
 // GET /app/api/admin/pages/templates

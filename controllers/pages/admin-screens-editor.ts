@@ -154,6 +154,7 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
       canManage: hasPermission(call.req, 'pages.manage'),
       state: content.state,
       hasDraft: content.state === 'draft' || content.state === 'scheduled',
+      neverPublished: page.published_revision === null,
       scheduledAt: content.scheduled_at,
       scheduleValue: instantToZoned(content.scheduled_at, ctx.config.timeZone),
       timeZone: ctx.config.timeZone,

@@ -112,6 +112,8 @@ export async function saveNewPage(catalog: PageCatalog, call: Call<Record<string
     },
     actorOf(call),
     catalog,
+    // Off the site until «Publier», as in Ghost and WordPress: an empty page never goes live.
+    { publish: false },
   );
   redirectWithFlash(call.req, call.res, `/admin/pages/${page.id}`, pageScreenMessages.created);
 }

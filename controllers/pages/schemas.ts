@@ -25,9 +25,11 @@ function pageFields(catalog: PageCatalog) {
   };
 }
 
-export function createPageBody(catalog: PageCatalog): Joi.ObjectSchema<PageInput> {
+export type PageCreateBody = PageInput & { publish?: boolean };
+
+export function createPageBody(catalog: PageCatalog): Joi.ObjectSchema<PageCreateBody> {
   const fields = pageFields(catalog);
-  return Joi.object<PageInput>({ ...fields, title: fields.title.required() });
+  return Joi.object<PageCreateBody>({ ...fields, title: fields.title.required(), publish: Joi.boolean().strict() });
 }
 
 /** The revision a write was based on (optional: SPEC clients send none). */

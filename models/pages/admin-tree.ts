@@ -22,6 +22,8 @@ export interface TreeRow {
   /** The pending draft's revision, and when it is scheduled to go live. */
   draft_revision: number | null;
   scheduled_at: Date | null;
+  /** null: never published (not on the site until its draft is published). */
+  published_revision: number | null;
   /** The newest change (its newest revision, a draft included) and who made it (null: no account, or the account is gone). */
   changed_at: Date;
   changed_by: string | null;
@@ -111,7 +113,7 @@ export interface TreeLevel extends LevelRequest {
 // The state, the newest change and its author come with each row (index lookups of the
 // newest revision and of its author), so a screen still reads two statements.
 const NEWEST_REVISION = 'SELECT r.%s FROM app_page_revisions r WHERE r.page_id = p.id AND r.number = p.revision';
-const TREE_COLUMNS = `p.id, p.parent_id, p.title, p.slug, p.visibility, p.updated_at, p.draft_revision, p.scheduled_at,
+const TREE_COLUMNS = `p.id, p.parent_id, p.title, p.slug, p.visibility, p.updated_at, p.draft_revision, p.scheduled_at, p.published_revision,
   COALESCE((${NEWEST_REVISION.replace('%s', 'recorded_at')}), p.updated_at) AS changed_at,
   (SELECT u.name FROM app_auth_users u WHERE u.id = COALESCE((${NEWEST_REVISION.replace('%s', 'author_id')}), p.updated_by)) AS changed_by`;
 const CHILD_COUNT = `(SELECT count(*)::int FROM ${PAGES_TABLE} c WHERE c.parent_id = p.id) AS child_count`;

@@ -4,7 +4,7 @@
 // Publishing writes the draft's content through updatePage (the live write: slugs,
 // cycles, moves, audit), as a new revision; a schedule only sets when that happens.
 import { inTransaction, type AppContext } from '../../lib/context.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
 import { pageMessages, revisionMessages } from './messages.js';
@@ -183,6 +183,8 @@ export async function discardDraft(ctx: AppContext, pageId: number, actor: Actor
   await inTransaction(ctx, async (tx) => {
     const page = await lockPageRevision(tx, pageId, undefined, ['title']);
     if (page.draft_revision === null) throw new NotFoundError(revisionMessages.draftNotFound);
+    // Without its draft a never-published page would have no content at all.
+    if (page.published_revision === null) throw new ConflictError(revisionMessages.neverPublishedDiscard, { code: 'never_published' });
     await tx.db(PAGES_TABLE).where({ id: pageId }).update({ draft_revision: null, scheduled_at: null, scheduled_by: null });
     await recordAudit(tx, {
       ...sourceOfActor(actor),

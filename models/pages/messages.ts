@@ -40,6 +40,7 @@ export const revisionMessages = {
   conflict: 'La page a été modifiée depuis la version sur laquelle repose cet envoi : le contenu actuel est joint, le travail envoyé n’a pas été enregistré.',
   revisionNotFound: 'Révision introuvable.',
   draftNotFound: 'Aucun brouillon en attente pour cette page.',
+  neverPublishedDiscard: 'Cette page n’a jamais été publiée\u00a0: son brouillon est tout ce qu’elle a. Supprimez la page pour l’abandonner.',
   nothingToPublish: 'Aucun brouillon à publier : la page en ligne est déjà à jour.',
   scheduleNotFound: 'Aucune publication programmée pour cette page.',
   scheduleInPast: 'La date de publication programmée doit être dans le futur ; sans date, le brouillon est publié tout de suite.',

@@ -24,7 +24,7 @@ import {
   TITLE_MAX_LENGTH,
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
-import { currentContent, insertRevision } from './revision-store.js';
+import { CONTENT_COLUMNS, contentOf, currentContent, insertRevision, REVISIONS_TABLE } from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
@@ -66,6 +66,15 @@ export interface PageInput {
   blocks?: Block[];
   seo?: Record<string, unknown>;
   visibility?: Visibility;
+}
+
+export interface CreatePageOptions {
+  /**
+   * false: the page is never published until its draft is (state «Jamais publiée»). Its
+   * content is its draft (revision 1); its live row is private, so no public read, list,
+   * navigation, sitemap or cache ever shows it, by the rule that hides private pages.
+   */
+  publish?: boolean;
 }
 
 export interface PagePatch extends Partial<PageInput> {
@@ -170,13 +179,18 @@ export function pageTarget(page: { id: number; title: string }): AuditTarget {
   return { type: 'page', id: page.id, label: page.title };
 }
 
-/** Inserts a page created now by `actorId` (create and duplicate), and its revision 1. */
-async function insertPageRow(ctx: AppContext, row: NewPageRow, actorId: number | null): Promise<Page> {
+/**
+ * Inserts a page created now by `actorId` (create and duplicate), and its revision 1:
+ * live at once, or (`publish: false`) as a never-published page whose revision 1 is
+ * its draft and whose live row stays private until the draft is published.
+ */
+async function insertPageRow(ctx: AppContext, row: NewPageRow, actorId: number | null, publish = true): Promise<Page> {
   const now = ctx.clock.now();
   const [page] = await ctx
     .db(PAGES_TABLE)
     .insert({
       ...row,
+      visibility: publish ? row.visibility : 'private',
       blocks: JSON.stringify(row.blocks),
       seo: JSON.stringify(row.seo),
       author_id: actorId,
@@ -184,14 +198,22 @@ async function insertPageRow(ctx: AppContext, row: NewPageRow, actorId: number |
       created_at: now,
       updated_at: now,
       revision: 1,
-      published_revision: 1,
+      published_revision: publish ? 1 : null,
+      draft_revision: publish ? null : 1,
     })
     .returning(PAGE_COLUMNS);
-  await insertRevision(ctx, page.id, 1, page, actorId);
+  await insertRevision(ctx, page.id, 1, { ...page, visibility: row.visibility }, actorId);
   return page;
 }
 
-export async function createPage(ctx: AppContext, input: PageInput, actor: Actor | null = null, catalog: PageCatalog = createPageCatalog()): Promise<Page> {
+export async function createPage(
+  ctx: AppContext,
+  input: PageInput,
+  actor: Actor | null = null,
+  catalog: PageCatalog = createPageCatalog(),
+  options: CreatePageOptions = {},
+): Promise<Page> {
+  const publish = options.publish ?? true;
   const title = cleanTitle(input.title);
   const template = checkTemplate(catalog, input.template ?? 'default');
   const blocks = checkBlocks(catalog, input.blocks ?? []);
@@ -203,14 +225,14 @@ export async function createPage(ctx: AppContext, input: PageInput, actor: Actor
     if (parentId !== null) await assertParentExists(tx, parentId);
     await assertMediaExist(tx, blocks);
     const page = await withFreeSlug(tx, base, parentId, null, (savepoint, slug) =>
-      insertPageRow(savepoint, { title, slug, parent_id: parentId, template, blocks, seo, visibility: input.visibility ?? 'public' }, actor?.id ?? null),
+      insertPageRow(savepoint, { title, slug, parent_id: parentId, template, blocks, seo, visibility: input.visibility ?? 'public' }, actor?.id ?? null, publish),
     );
     await bumpTreeVersion(tx);
     await recordAudit(tx, {
       ...sourceOfActor(actor),
       action: 'page.created',
       target: pageTarget(page),
-      details: { parent_id: page.parent_id, visibility: page.visibility },
+      details: { parent_id: page.parent_id, visibility: input.visibility ?? 'public', ...(publish ? {} : { published: false }) },
     });
     return page;
   });
@@ -336,10 +358,16 @@ export async function editPageBlocks(
   });
 }
 
-/** A copy titled «… (copie)», same parent, template, blocks, SEO and visibility, created now. */
+/**
+ * A copy titled «… (copie)», same parent, template, blocks, SEO and visibility, created
+ * now. The copy of a never-published page is never published either, made from its draft.
+ */
 export async function duplicatePage(ctx: AppContext, id: number, actor: Actor | null = null): Promise<Page> {
   return inTransaction(ctx, async (tx) => {
-    const source = await getPage(tx, id);
+    const live = await getPage(tx, id);
+    const publish = live.published_revision !== null;
+    const draft = publish || live.draft_revision === null ? undefined : await tx.db(REVISIONS_TABLE).where({ page_id: id, number: live.draft_revision }).first([...CONTENT_COLUMNS]);
+    const source = draft ? { ...live, ...contentOf(draft) } : live;
     // Keeps the media the copy shows from being deleted before it commits.
     await lockMediaRows(
       tx,
@@ -348,14 +376,14 @@ export async function duplicatePage(ctx: AppContext, id: number, actor: Actor | 
     const title = (source.title.slice(0, TITLE_MAX_LENGTH - COPY_SUFFIX.length) + COPY_SUFFIX).trim();
     const { parent_id, template, blocks, seo, visibility } = source;
     const copy = await withFreeSlug(tx, source.slug, source.parent_id, null, (savepoint, slug) =>
-      insertPageRow(savepoint, { title, slug, parent_id, template, blocks, seo, visibility }, actor?.id ?? null),
+      insertPageRow(savepoint, { title, slug, parent_id, template, blocks, seo, visibility }, actor?.id ?? null, publish),
     );
     await bumpTreeVersion(tx);
     await recordAudit(tx, {
       ...sourceOfActor(actor),
       action: 'page.created',
       target: pageTarget(copy),
-      details: { copy_of: id, parent_id: copy.parent_id, visibility },
+      details: { copy_of: id, parent_id: copy.parent_id, visibility, ...(publish ? {} : { published: false }) },
     });
     return copy;
   });
