@@ -214,7 +214,13 @@ describe('administration in a browser', function () {
           await page.getByRole('button', { name: 'Créer la page' }).click();
           await page.waitForURL(/\/admin\/pages\/\d+$/);
           expect(await flashText(page)).to.equal('La page est créée.');
-          if (level < titles.length - 1) await page.getByRole('link', { name: 'Ajouter une sous-page' }).click();
+          if (level < titles.length - 1) {
+            // A new page stays off the site until «Publier»: each section goes online before its sub-page.
+            await page.getByRole('button', { name: 'Publier' }).click();
+            await page.waitForLoadState();
+            expect(await flashText(page)).to.equal('La page est publiée.');
+            await page.getByRole('link', { name: 'Ajouter une sous-page' }).click();
+          }
         }
         // The image block, on the deepest page.
         const deepest = /\/admin\/pages\/(\d+)$/.exec(page.url())![1];
