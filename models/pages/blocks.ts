@@ -6,6 +6,7 @@
 // alone. Blocks of other types may be stored (another version or module wrote them)
 // but are never rendered. A registry is created by the module's register(), never at
 // import time.
+import { randomBytes } from 'node:crypto';
 import Joi from 'joi';
 import { warnOnce, type AppContext } from '../../lib/context.js';
 import { holdsUnstorableText, id, text } from '../../lib/schema-primitives.js';
@@ -20,6 +21,25 @@ export interface Block {
 
 export const BLOCKS_MAX = 500;
 export const BLOCK_TYPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/**
+ * A block's stable id, unique within its page: what a merge of two saves matches blocks
+ * by. The server gives one to a block that has none; a client may send its own (a UUID fits).
+ */
+export const BLOCK_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,35}$/;
+const blockId = text().max(36).pattern(BLOCK_ID_PATTERN).messages({ 'string.pattern.base': blockMessages.idInvalid });
+
+/** A new block id: 12 random base-36 characters (longer than any id the migration gave). */
+export function newBlockId(): string {
+  const bytes = randomBytes(12);
+  let id = '';
+  for (const byte of bytes) id += (byte % 36).toString(36);
+  return id;
+}
+
+/** The blocks, each with an id: kept when present, given when absent (the array is not changed). */
+export function withBlockIds(blocks: Block[]): Block[] {
+  return blocks.map((block) => (typeof block.id === 'string' && block.id ? block : { ...block, id: newBlockId() }));
+}
 
 /** Links only to http(s) or to a path of this site: never `javascript:`, `//host` or `/\host`. */
 export function safeHref(value: unknown): string | null {
@@ -204,7 +224,7 @@ export interface BlockRegistry {
 }
 
 // Any block: an object whose type is a short name, holding nothing PostgreSQL cannot store.
-const anyBlock = Joi.object({ type: text().min(1).max(64).pattern(BLOCK_TYPE_PATTERN).required() })
+const anyBlock = Joi.object({ type: text().min(1).max(64).pattern(BLOCK_TYPE_PATTERN).required(), id: blockId })
   .unknown(true)
   .custom((value: Block, helpers) => (holdsUnstorableText(value) ? helpers.error('object.unstorable') : value))
   .messages({ 'object.unstorable': textMessages.unstorable });
@@ -242,7 +262,7 @@ export function createBlockRegistry(types: readonly BlockType[] = BUILT_IN_BLOCK
   const registry: BlockRegistry = {
     register(type) {
       if (!BLOCK_TYPE_PATTERN.test(type.type)) throw new Error(`invalid block type: ${type.type}`);
-      entries.set(type.type, { type, strict: Joi.object({ type: Joi.string().valid(type.type).required(), ...type.fields }).unknown(false) });
+      entries.set(type.type, { type, strict: Joi.object({ type: Joi.string().valid(type.type).required(), id: blockId, ...type.fields }).unknown(false) });
       listSchema = undefined;
       checkedViews.clear();
     },

@@ -31,6 +31,8 @@ export const redirectMessages = {
 } as const;
 
 export const blockMessages = {
+  idInvalid: 'L’identifiant d’un bloc est fait de lettres minuscules, de chiffres et de tirets (36 caractères au plus).',
+  idTaken: 'Deux blocs de la page portent cet identifiant\u00a0: chaque bloc a le sien.',
   hrefInvalid: 'L’adresse doit commencer par https://, http:// ou / (un chemin du site).',
   imageInvalid: 'L’adresse de l’image doit commencer par https://, http:// ou / (un chemin du site).',
 } as const;

@@ -4,9 +4,9 @@
 import Joi from 'joi';
 import { ValidationError } from '../../lib/errors.js';
 import { validateValue } from '../../lib/validation.js';
-import { seoSchema, type Block } from './blocks.js';
+import { seoSchema, withBlockIds, type Block } from './blocks.js';
 import type { PageCatalog } from './catalog.js';
-import { pageMessages } from './messages.js';
+import { blockMessages, pageMessages } from './messages.js';
 import { isReservedRootSlug, isValidSlug } from './slugs.js';
 
 export const TITLE_MAX_LENGTH = 300;
@@ -70,7 +70,16 @@ export function parseCreatedAt(value: unknown, now: Date): Date {
 
 /** Blocks as the catalog's types allow them (the converted value is what gets stored). */
 export function checkBlocks(catalog: PageCatalog, blocks: unknown): Block[] {
-  return validateValue<{ blocks: Block[] }>(Joi.object({ blocks: catalog.blocks.schema().required() }), { blocks }).blocks;
+  const checked = withBlockIds(validateValue<{ blocks: Block[] }>(Joi.object({ blocks: catalog.blocks.schema().required() }), { blocks }).blocks);
+  // Ids are what a merge matches blocks by: two blocks of one page never share one.
+  const seen = new Set<string>();
+  const details = checked.flatMap((block, index) => {
+    const taken = seen.has(block.id as string);
+    seen.add(block.id as string);
+    return taken ? [{ field: `blocks.${index}.id`, message: blockMessages.idTaken }] : [];
+  });
+  if (details.length) throw new ValidationError(blockMessages.idTaken, { details });
+  return checked;
 }
 
 export function checkSeo(seo: unknown): Record<string, unknown> {
