@@ -83,11 +83,14 @@ export class RevisionConflictError extends ConflictError {
   override code = 'revision_conflict';
   /** The content now (a module's own shape), answered as `current` so the client can merge. */
   readonly current: object;
+  /** What a merge could not settle (a module's own shape), answered as `conflicts`. */
+  readonly conflicts?: object[];
 
-  constructor(message: string, current: object) {
+  constructor(message: string, current: object, conflicts?: object[]) {
     super(message);
     this.current = current;
-    this.body = { current };
+    this.conflicts = conflicts;
+    this.body = conflicts ? { current, conflicts } : { current };
   }
 }
 

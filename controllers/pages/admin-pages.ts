@@ -33,10 +33,10 @@ export async function showAdminPage(call: Call<Id>): Promise<void> {
   call.res.json(await getPage(call.ctx, call.params.id));
 }
 
-// PUT /app/api/admin/pages/:id (live at once; `if_revision` optional)
+// PUT /app/api/admin/pages/:id (live at once; `if_revision` optional; `merge` merges a stale one)
 export async function updateAdminPage(catalog: PageCatalog, call: Call<Id, Record<string, never>, PageWriteBody>): Promise<void> {
-  const { if_revision: ifRevision, ...patch } = call.body;
-  call.res.json(await updatePage(call.ctx, call.params.id, patch, actor(call), catalog, { ifRevision }));
+  const { if_revision: ifRevision, merge, ...patch } = call.body;
+  call.res.json(await updatePage(call.ctx, call.params.id, patch, actor(call), catalog, { ifRevision, merge }));
 }
 
 // POST /app/api/admin/pages/:id/duplicate

@@ -44,8 +44,8 @@ export async function showDraft(call: Call<Id>): Promise<void> {
 
 // PUT /app/api/admin/pages/:id/draft (PUT's body, partial; `if_revision` optional)
 export async function saveAdminDraft(catalog: PageCatalog, call: Call<Id, Record<string, never>, PageWriteBody>): Promise<void> {
-  const { if_revision: ifRevision, ...patch } = call.body;
-  call.res.json(await saveDraft(call.ctx, call.params.id, patch, actor(call), catalog, ifRevision));
+  const { if_revision: ifRevision, merge, ...patch } = call.body;
+  call.res.json(await saveDraft(call.ctx, call.params.id, patch, actor(call), catalog, ifRevision, { merge }));
 }
 
 // DELETE /app/api/admin/pages/:id/draft

@@ -35,11 +35,12 @@ export function createPageBody(catalog: PageCatalog): Joi.ObjectSchema<PageCreat
 /** The revision a write was based on (optional: SPEC clients send none). */
 export const ifRevision = Joi.number().integer().min(0).max(MAX_ID);
 
-export type PageWriteBody = PagePatch & { if_revision?: number };
+/** `merge`: a stale `if_revision` is merged three-way instead of refused (409 only on a real clash). */
+export type PageWriteBody = PagePatch & { if_revision?: number; merge?: boolean };
 
 // created_at is parsed and checked by the model (calendar, from 1970, in the past).
 export function updatePageBody(catalog: PageCatalog): Joi.ObjectSchema<PageWriteBody> {
-  return Joi.object<PageWriteBody>({ ...pageFields(catalog), created_at: text().max(40), if_revision: ifRevision });
+  return Joi.object<PageWriteBody>({ ...pageFields(catalog), created_at: text().max(40), if_revision: ifRevision, merge: Joi.boolean().strict() });
 }
 
 export interface AdminListQuery {

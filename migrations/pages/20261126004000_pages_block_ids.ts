@@ -7,7 +7,8 @@
 // whose `id` is not an id of this kind (another writer's number, say) gets one too.
 import type { Knex } from 'knex';
 
-const VALID = `jsonb_typeof(b->'id') = 'string' AND (b->>'id') ~ '^[a-z0-9][a-z0-9-]{0,35}$'`;
+// COALESCE: without an id both tests are NULL, and NOT NULL would keep the block as it is.
+const VALID = `COALESCE(jsonb_typeof(b->'id') = 'string' AND (b->>'id') ~ '^[a-z0-9][a-z0-9-]{0,35}$', false)`;
 
 function withIds(table: string): string {
   return `UPDATE ${table} SET blocks = (

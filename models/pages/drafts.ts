@@ -8,13 +8,14 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
 import { pageMessages, revisionMessages } from './messages.js';
-import { assertMediaExist, assertParentExists, isSelfOrAncestor, lockTreeMoves, pageTarget, updatePage, type Page, type PagePatch } from './pages.js';
+import { assertMediaExist, assertParentExists, contentPatch, isSelfOrAncestor, lockTreeMoves, mergedContent, pageTarget, updatePage, type Page, type PagePatch } from './pages.js';
 import {
   CONTENT_COLUMNS,
   contentOf,
   insertRevision,
   lockPageRevision,
   lockPageWithDraft,
+  readMergeBase,
   REVISIONS_TABLE,
   type PageContent,
   type RevisionRowRead,
@@ -140,22 +141,23 @@ export async function saveDraft(
   actor: Actor | null = null,
   catalog: PageCatalog = createPageCatalog(),
   ifRevision?: number,
-): Promise<Draft> {
+  options: { merge?: boolean } = {},
+): Promise<Draft & { merged?: boolean }> {
   const changes = checkedPatch(ctx, patch, catalog);
   return inTransaction(ctx, async (tx) => {
-    const { page, draft: pending } = await lockPageWithDraft(tx, pageId, ifRevision);
-    const base = pending ?? contentOf(page);
-    const next: PageContent = { ...base, ...changes };
-    await checkPlace(tx, pageId, base, next);
-    if (changes.blocks) await assertMediaExist(tx, changes.blocks);
+    const { page, draft: pending, stale } = await lockPageWithDraft(tx, pageId, ifRevision, options.merge);
+    const current = pending ?? contentOf(page);
+    const next = stale ? await mergedContent(tx, pageId, await readMergeBase(tx, pageId, ifRevision!, false), changes, current) : { ...current, ...changes };
+    await checkPlace(tx, pageId, current, next);
+    if (changes.blocks) await assertMediaExist(tx, next.blocks);
     const draft = await storeDraft(tx, page, next, actor);
     await recordAudit(tx, {
       ...sourceOfActor(actor),
       action: 'page.draft_saved',
       target: pageTarget({ id: pageId, title: next.title }),
-      details: { revision: draft.draft_revision, fields: Object.keys(changes) },
+      details: { revision: draft.draft_revision, fields: Object.keys(changes), ...(stale ? { merged_from: ifRevision } : {}) },
     });
-    return draft;
+    return options.merge ? { ...draft, merged: stale } : draft;
   });
 }
 
@@ -195,20 +197,6 @@ export async function discardDraft(ctx: AppContext, pageId: number, actor: Actor
   });
 }
 
-/** The fields of `draft` that differ from the live `page`, as updatePage's patch. */
-function publicationPatch(page: PageContent, draft: PageContent): PagePatch {
-  const patch: PagePatch = {};
-  if (draft.title !== page.title) patch.title = draft.title;
-  if (draft.slug !== page.slug) patch.slug = draft.slug;
-  if (draft.parent_id !== page.parent_id) patch.parent_id = draft.parent_id;
-  if (draft.template !== page.template) patch.template = draft.template;
-  if (JSON.stringify(draft.blocks) !== JSON.stringify(page.blocks)) patch.blocks = draft.blocks;
-  if (JSON.stringify(draft.seo) !== JSON.stringify(page.seo)) patch.seo = draft.seo;
-  if (draft.visibility !== page.visibility) patch.visibility = draft.visibility;
-  if (new Date(draft.created_at).getTime() !== new Date(page.created_at).getTime()) patch.created_at = new Date(draft.created_at).toISOString();
-  return patch;
-}
-
 /**
  * Publishes the pending draft now: its content becomes the live page (a new revision,
  * the published one) and the draft and its schedule are cleared. `scheduled`: the
@@ -227,7 +215,7 @@ export async function publishDraft(
     await lockTreeMoves(tx);
     const { page, draft } = await lockPageWithDraft(tx, pageId, ifRevision);
     if (!draft) throw new NotFoundError(revisionMessages.draftNotFound);
-    const patch = publicationPatch(contentOf(page), draft);
+    const patch = contentPatch(contentOf(page), draft);
     return updatePage(tx, pageId, patch, actor, catalog, {
       action: options.scheduled ? 'page.scheduled_published' : 'page.draft_published',
       clearDraft: true,

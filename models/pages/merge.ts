@@ -109,7 +109,7 @@ function mergeBlocks(base: Block[], mine: Block[], theirs: Block[], conflicts: M
       continue;
     }
     const fields = mergeObject(was ?? {}, mineBlock, theirBlock, ['id'], (field, values) => conflicts.push({ block_id: id, field, ...values }));
-    merged.set(id, { ...fields, id } as Block);
+    merged.set(id, { ...fields, id } as unknown as Block);
   }
   const order = mergeOrder(base.map(idOf), mine.map(idOf), theirs.map(idOf), new Set(merged.keys()));
   return order.map((id) => {

@@ -40,6 +40,8 @@ export const blockMessages = {
 // Revisions, drafts and scheduled publishing.
 export const revisionMessages = {
   conflict: 'La page a été modifiée depuis la version sur laquelle repose cet envoi : le contenu actuel est joint, le travail envoyé n’a pas été enregistré.',
+  mergeConflict:
+    'La page a été modifiée depuis la version sur laquelle repose cet envoi, et certains champs l’ont été des deux côtés\u00a0: ils sont joints, avec les deux versions. Rien n’a été enregistré.',
   revisionNotFound: 'Révision introuvable.',
   draftNotFound: 'Aucun brouillon en attente pour cette page.',
   neverPublishedDiscard: 'Cette page n’a jamais été publiée\u00a0: son brouillon est tout ce qu’elle a. Supprimez la page pour l’abandonner.',

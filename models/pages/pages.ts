@@ -24,7 +24,8 @@ import {
   TITLE_MAX_LENGTH,
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
-import { CONTENT_COLUMNS, contentOf, currentContent, insertRevision, REVISIONS_TABLE } from './revision-store.js';
+import { mergeContent } from './merge.js';
+import { CONTENT_COLUMNS, contentOf, currentContent, insertRevision, readMergeBase, REVISIONS_TABLE, type PageContent } from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
@@ -264,21 +265,47 @@ function nextVersion(ctx: AppContext, previous: Date): Date {
 export interface UpdatePageOptions {
   /** The revision the write was based on; a newer one answers 409 (undefined: not checked). */
   ifRevision?: number;
+  /** A stale `ifRevision` is merged three-way with the live page instead (409 only on a clash). */
+  merge?: boolean;
   /** The audit action in place of the one the change implies (a draft's publication). */
   action?: string;
   /** The write publishes the pending draft: the draft and its schedule are cleared with it. */
   clearDraft?: boolean;
 }
 
-/** PUT: partial; only the fields present are written, live at once, as a new revision. */
-export async function updatePage(
-  ctx: AppContext,
-  id: number,
-  patch: PagePatch,
-  actor: Actor | null = null,
-  catalog: PageCatalog = createPageCatalog(),
-  options: UpdatePageOptions = {},
-): Promise<Page> {
+/** The fields of `to` that differ from `from`, as updatePage's patch (a publication, a merged live write). */
+export function contentPatch(from: PageContent, to: PageContent): PagePatch {
+  const patch: PagePatch = {};
+  if (to.title !== from.title) patch.title = to.title;
+  if (to.slug !== from.slug) patch.slug = to.slug;
+  if (to.parent_id !== from.parent_id) patch.parent_id = to.parent_id;
+  if (to.template !== from.template) patch.template = to.template;
+  if (JSON.stringify(to.blocks) !== JSON.stringify(from.blocks)) patch.blocks = to.blocks;
+  if (JSON.stringify(to.seo) !== JSON.stringify(from.seo)) patch.seo = to.seo;
+  if (to.visibility !== from.visibility) patch.visibility = to.visibility;
+  if (new Date(to.created_at).getTime() !== new Date(from.created_at).getTime()) patch.created_at = new Date(to.created_at).toISOString();
+  return patch;
+}
+
+/**
+ * A stale write merged: `changes` were made on `base`, the page holds `current` now.
+ * A clash of the two answers 409 with the conflicting fields and blocks, nothing written.
+ */
+export async function mergedContent(tx: AppContext, pageId: number, base: PageContent, changes: Partial<PageContent>, current: PageContent): Promise<PageContent> {
+  const { content, conflicts } = mergeContent(base, { ...base, ...changes }, current);
+  if (conflicts.length) throw new RevisionConflictError(revisionMessages.mergeConflict, await currentContent(tx, pageId), conflicts);
+  return content;
+}
+
+interface LiveChanges {
+  /** The columns to write. */
+  changes: Record<string, unknown>;
+  /** The checked blocks, when written. */
+  blocks?: Block[];
+}
+
+/** The patch's fields checked and ready to write (blocks given their ids). */
+function liveChanges(ctx: AppContext, patch: PagePatch, catalog: PageCatalog): LiveChanges {
   const changes: Record<string, unknown> = {};
   let blocks: Block[] | undefined;
   if (patch.title !== undefined) changes.title = cleanTitle(patch.title);
@@ -288,18 +315,53 @@ export async function updatePage(
   if (patch.visibility !== undefined) changes.visibility = patch.visibility;
   if (patch.created_at !== undefined) changes.created_at = parseCreatedAt(patch.created_at, ctx.clock.now());
   if (patch.slug !== undefined) checkSlug(patch.slug);
+  return { changes, blocks };
+}
+
+/** The patch's fields as content (a merge's `mine` is the base with these on top). */
+function patchContent(live: LiveChanges, patch: PagePatch): Partial<PageContent> {
+  const content: Partial<PageContent> = {};
+  if (live.changes.title !== undefined) content.title = live.changes.title as string;
+  if (patch.slug !== undefined) content.slug = patch.slug;
+  if (patch.parent_id !== undefined) content.parent_id = patch.parent_id;
+  if (live.changes.template !== undefined) content.template = live.changes.template as string;
+  if (live.blocks) content.blocks = live.blocks;
+  if (patch.seo !== undefined) content.seo = JSON.parse(live.changes.seo as string) as Record<string, unknown>;
+  if (patch.visibility !== undefined) content.visibility = patch.visibility;
+  if (live.changes.created_at !== undefined) content.created_at = live.changes.created_at as Date;
+  return content;
+}
+
+/** PUT: partial; only the fields present are written, live at once, as a new revision. */
+export async function updatePage(
+  ctx: AppContext,
+  id: number,
+  given: PagePatch,
+  actor: Actor | null = null,
+  catalog: PageCatalog = createPageCatalog(),
+  options: UpdatePageOptions = {},
+): Promise<Page & { merged?: boolean }> {
+  let patch = given;
+  let { changes, blocks } = liveChanges(ctx, patch, catalog);
 
   return inTransaction(ctx, async (tx) => {
-    const moving = patch.parent_id !== undefined;
-    if (moving) await tx.db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [TREE_MOVE_LOCK]);
-    const current = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first(['id', 'parent_id', 'slug', 'updated_at', 'visibility', 'revision']);
+    // A merged write moves the page only when the given patch does (a move on the other
+    // side is already live), so the moves' lock is taken before the row's as always.
+    if (given.parent_id !== undefined) await tx.db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [TREE_MOVE_LOCK]);
+    const columns: Array<keyof PageRow> = ['id', 'parent_id', 'slug', 'updated_at', 'visibility', 'revision', ...(options.merge ? CONTENT_COLUMNS : [])];
+    const current: PageRow | undefined = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first([...new Set(columns)]);
     if (!current) throw new NotFoundError(pageMessages.pageNotFound);
-    if (options.ifRevision !== undefined && options.ifRevision !== current.revision) {
-      throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, id));
+    const stale = options.ifRevision !== undefined && options.ifRevision !== current.revision;
+    if (stale && !options.merge) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, id));
+    if (stale) {
+      const live = contentOf(current);
+      const base = await readMergeBase(tx, id, options.ifRevision!, true);
+      patch = contentPatch(live, await mergedContent(tx, id, base, patchContent({ changes, blocks }, given), live));
+      ({ changes, blocks } = liveChanges(tx, patch, catalog));
     }
     if (blocks) await assertMediaExist(tx, blocks);
-    const parentId = moving ? (patch.parent_id ?? null) : current.parent_id;
-    if (moving && parentId !== null && parentId !== current.parent_id) {
+    const parentId = patch.parent_id !== undefined ? patch.parent_id : current.parent_id;
+    if (parentId !== null && parentId !== current.parent_id) {
       if (parentId === id) throw fieldError('parent_id', pageMessages.cycle);
       await assertParentExists(tx, parentId);
       if (await isSelfOrAncestor(tx, id, parentId)) throw fieldError('parent_id', pageMessages.cycle);
@@ -328,8 +390,9 @@ export async function updatePage(
     await insertRevision(tx, id, page.revision, page, actor?.id ?? null);
     await bumpTreeVersion(tx);
     const event = pageUpdateEvent(current, page, patch);
+    if (stale) event.details.merged_from = options.ifRevision;
     await recordAudit(tx, { ...sourceOfActor(actor), ...event, ...(options.action ? { action: options.action } : {}) });
-    return page;
+    return options.merge ? { ...page, merged: stale } : page;
   });
 }
 

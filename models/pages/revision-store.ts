@@ -137,7 +137,13 @@ export async function lockPageWithDraft(
   tx: AppContext,
   pageId: number,
   ifRevision: number | undefined,
-): Promise<{ page: Pick<PageRow, (typeof CONTENT_COLUMNS)[number] | 'id' | (typeof REVISION_STATE_COLUMNS)[number]>; draft: PageContent | null }> {
+  merge = false,
+): Promise<{
+  page: Pick<PageRow, (typeof CONTENT_COLUMNS)[number] | 'id' | (typeof REVISION_STATE_COLUMNS)[number]>;
+  draft: PageContent | null;
+  /** The write was based on an older revision (only with `merge`: otherwise that is a 409). */
+  stale: boolean;
+}> {
   const { rows } = await tx.db.raw<{ rows: Array<Record<string, unknown>> }>(
     `SELECT ${['id', ...REVISION_STATE_COLUMNS, ...CONTENT_COLUMNS].map((column) => `p.${column}`).join(', ')},
             ${CONTENT_COLUMNS.map((column) => `r.${column} AS draft_${column}`).join(', ')}, r.number AS draft_number
@@ -150,12 +156,26 @@ export async function lockPageWithDraft(
   const row = rows[0];
   if (!row) throw new NotFoundError(pageMessages.pageNotFound);
   const page = row as unknown as Pick<PageRow, (typeof CONTENT_COLUMNS)[number] | 'id' | (typeof REVISION_STATE_COLUMNS)[number]>;
-  if (ifRevision !== undefined && ifRevision !== page.revision) {
-    throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, pageId));
-  }
+  const stale = ifRevision !== undefined && ifRevision !== page.revision;
+  if (stale && !merge) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, pageId));
   const draft =
     row.draft_number === null
       ? null
       : contentOf(Object.fromEntries(CONTENT_COLUMNS.map((column) => [column, row[`draft_${column}`]])) as Pick<PageRow, (typeof CONTENT_COLUMNS)[number]>);
-  return { page, draft };
+  return { page, draft, stale };
+}
+
+/**
+ * The content a stale write was based on, for the merge (one statement): revision
+ * `number` for a draft save (what GET …/draft showed at that revision); for a live
+ * write, the live content then, the newest revision that was live up to that number.
+ * A base pruned since (or never there) cannot be merged: the write is refused as stale.
+ */
+export async function readMergeBase(tx: AppContext, pageId: number, number: number, live: boolean): Promise<PageContent> {
+  const query = tx.db(REVISIONS_TABLE).where({ page_id: pageId });
+  if (live) query.where('number', '<=', number).andWhere({ published: true }).orderBy('number', 'desc');
+  else query.where({ number });
+  const row = await query.first([...CONTENT_COLUMNS]);
+  if (!row) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, pageId));
+  return contentOf(row);
 }
