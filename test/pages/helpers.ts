@@ -74,3 +74,13 @@ export async function notified(reader: AppContext, write: () => Promise<unknown>
 export async function settled(reader: AppContext): Promise<void> {
   await notified(reader, () => reader.db.raw(`SELECT pg_notify('site_public_changes', '{}')`));
 }
+
+/** Blocks (or one block) without their ids, which the server gives at random: what a test compares with what it wrote. */
+export function withoutIds<T>(blocks: T): T {
+  const strip = (block: unknown) => {
+    if (!block || typeof block !== 'object') return block;
+    const { id: _id, ...rest } = block as Record<string, unknown>;
+    return rest;
+  };
+  return (Array.isArray(blocks) ? blocks.map(strip) : strip(blocks)) as T;
+}

@@ -8,7 +8,7 @@ import { PAGES_PERMISSION_SECTION } from '../../models/pages/manifest.js';
 import { createPage, deletePage, duplicatePage, editPageBlocks, getPage, listPages, updatePage } from '../../models/pages/pages.js';
 import { RESERVED_ROOT_SLUGS, slugify } from '../../models/pages/slugs.js';
 import { contextOf, createTestApp, resetData } from '../support/app.js';
-import { makeChain } from './helpers.js';
+import { makeChain, withoutIds } from './helpers.js';
 
 async function rejection(promise: Promise<unknown>): Promise<Error & { status?: number; details?: Array<{ field: string; message: string }> }> {
   try {
@@ -118,7 +118,7 @@ describe('pages model', () => {
       const page = await createPage(ctx, { title: 'Avant', blocks: [{ type: 'paragraph', text: 'x' }], seo: { description: 'd' }, visibility: 'private' });
       const updated = await updatePage(ctx, page.id, { title: 'Après' });
       expect(updated).to.include({ title: 'Après', slug: 'avant', visibility: 'private' });
-      expect(updated.blocks).to.deep.equal([{ type: 'paragraph', text: 'x' }]);
+      expect(withoutIds(updated.blocks)).to.deep.equal([{ type: 'paragraph', text: 'x' }]);
       expect(updated.seo).to.deep.equal({ description: 'd' });
       expect(updated.updated_at.getTime()).to.be.at.least(page.updated_at.getTime());
     });
@@ -195,7 +195,7 @@ describe('pages model', () => {
       const stale = await rejection(editPageBlocks(ctx, page.id, version, append('C')));
       expect(stale).to.be.instanceOf(ConflictError);
       expect((stale as ConflictError).code).to.equal('stale_page');
-      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([
+      expect(withoutIds((await getPage(ctx, page.id)).blocks)).to.deep.equal([
         { type: 'paragraph', text: 'A' },
         { type: 'paragraph', text: 'B' },
       ]);
@@ -233,7 +233,7 @@ describe('pages model', () => {
       await updatePage(ctx, source.id, { created_at: '2019-01-01T00:00:00Z' });
       const copy = await duplicatePage(ctx, source.id);
       expect(copy).to.include({ title: 'Source (copie)', parent_id: parent.id, template: 'section', visibility: 'private', slug: 'source-2' });
-      expect(copy.blocks).to.deep.equal([{ type: 'heading', text: 'H' }]);
+      expect(withoutIds(copy.blocks)).to.deep.equal([{ type: 'heading', text: 'H' }]);
       expect(copy.seo).to.deep.equal({ title: 'S' });
       expect(copy.created_at.getUTCFullYear()).to.be.greaterThan(2019);
       expect((await duplicatePage(ctx, source.id)).slug).to.equal('source-3');

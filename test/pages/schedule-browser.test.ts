@@ -3,6 +3,7 @@
 // the text changed and «Programmer la publication» pressed for a time on the site's wall
 // clock; the site keeps the live page until that time comes (the app's clock is injected
 // and its scheduler runs as on a server), then shows the new text by itself.
+import { withoutIds } from './helpers.js';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -72,7 +73,7 @@ describe('scheduled publishing in a browser (JavaScript on and off)', function (
       const scheduled = (await ctx.db('app_pages').where({ id: page.id }).first('scheduled_at', 'draft_revision'))!;
       expect(scheduled.scheduled_at?.toISOString()).to.equal(new Date(T0 + 30 * MINUTE).toISOString());
       expect(scheduled.draft_revision).to.be.a('number');
-      expect(stored.blocks).to.deep.equal([{ type: 'paragraph', text: 'Ancien texte' }]);
+      expect(withoutIds(stored.blocks)).to.deep.equal([{ type: 'paragraph', text: 'Ancien texte' }]);
 
       // The scheduler runs as on a server; a minute before the time nothing moves.
       stopScheduler = startScheduledPublishing(ctx, { intervalMs: 20 });
@@ -94,7 +95,7 @@ describe('scheduled publishing in a browser (JavaScript on and off)', function (
       expect(await site.locator('main').textContent())
         .to.include('Nouveau texte')
         .and.not.include('Ancien texte');
-      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([{ type: 'paragraph', text: 'Nouveau texte' }]);
+      expect(withoutIds((await getPage(ctx, page.id)).blocks)).to.deep.equal([{ type: 'paragraph', text: 'Nouveau texte' }]);
     });
   }
 });

@@ -1,5 +1,6 @@
 // The pages module's admin screens: tree, page form, the one-document editor without JavaScript,
 // duplicate, delete with the children rule, media library.
+import { withoutIds } from '../../pages/helpers.js';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
@@ -107,7 +108,7 @@ describe('/admin pages screens', () => {
       expect(copy.status).to.equal(303);
       const row = (await ctx.db('app_pages').where({ title: 'Fiche (copie)' }).first())!;
       expect(row).to.include({ parent_id: parent.id, slug: 'fiche-2' });
-      expect(row.blocks).to.deep.equal([{ type: 'paragraph', text: 'Bonjour' }]);
+      expect(withoutIds(row.blocks)).to.deep.equal([{ type: 'paragraph', text: 'Bonjour' }]);
     });
 
     it('deletes after confirmation; with children only when the cascade box is checked', async () => {
@@ -157,7 +158,7 @@ describe('/admin pages screens', () => {
       expect(badLevel.text).to.include('id="b-0-level-error"');
       setField(fields, 'b.0.level', '3');
       expect((await submitEditor(client, page.id, fields, 'publish')).status).to.equal(303);
-      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([
+      expect(withoutIds((await getPage(ctx, page.id)).blocks)).to.deep.equal([
         { type: 'heading', text: 'Titre', level: 3 },
         { type: 'paragraph', text: 'Un paragraphe' },
         { type: 'list', items: ['un', 'deux', 'trois'], ordered: true },
@@ -178,7 +179,7 @@ describe('/admin pages screens', () => {
       const client = await editor();
       const fields = formFields((await client.get(`/admin/pages/${page.id}`)).text);
       expect((await submitEditor(client, page.id, fields, 'up:1')).status).to.equal(303);
-      expect((await getDraft(ctx, page.id)).blocks).to.deep.equal([
+      expect(withoutIds((await getDraft(ctx, page.id)).blocks)).to.deep.equal([
         { type: 'paragraph', text: 'A' },
         { type: 'video', src: 'https://example.com/v.mp4', note: 'garder « ceci »' },
       ]);
@@ -201,7 +202,7 @@ describe('/admin pages screens', () => {
       expect(unknown.text).to.include('id="b-0-media_id-error"');
       const ok = await submitEditor(client, page.id, setField(await open(), 'b.0.media_id', String(media.id)), 'publish');
       expect(ok.status).to.equal(303);
-      expect((await getPage(ctx, page.id)).blocks).to.deep.equal([{ type: 'image', media_id: media.id }]);
+      expect(withoutIds((await getPage(ctx, page.id)).blocks)).to.deep.equal([{ type: 'image', media_id: media.id }]);
       const site = await request(app).get('/galerie');
       expect(site.text).to.include(`src="${media.url}"`).and.include('alt="Une photo"');
     });
