@@ -10,7 +10,7 @@ import { ValidationError, type ErrorDetail } from '../../lib/errors.js';
 import { parseJsonText } from '../../lib/json.js';
 import { holdsUnstorableText } from '../../lib/schema-primitives.js';
 import { prepareSchema } from '../../lib/validation.js';
-import { BLOCK_TYPE_PATTERN, BLOCKS_MAX, type Block, type BlockField } from '../../models/pages/blocks.js';
+import { BLOCK_ID_PATTERN, BLOCK_TYPE_PATTERN, BLOCKS_MAX, type Block, type BlockField } from '../../models/pages/blocks.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { pageForm, type PageFormInput } from './admin-screens.js';
 import { documentMessages } from './messages.js';
@@ -20,6 +20,8 @@ const KEY = /^[a-z0-9]{1,16}$/;
 /** One block as the form shows it: its key, its type, the values of its fields. */
 export interface DocumentBlock {
   key: string;
+  /** The block's stable id (a hidden field): empty for a block added in the form, given by the server. */
+  id?: string;
   type: string;
   /** The type's label, or undefined for a type without an editor (kept as it is, in `json`). */
   label?: string;
@@ -72,7 +74,8 @@ export function storedDocument(catalog: PageCatalog, values: Record<string, unkn
 
 export function documentBlock(catalog: PageCatalog, key: string, block: Block): DocumentBlock {
   const type = catalog.blocks.get(block.type);
-  if (type?.editor) return { key, type: block.type, label: type.label, fields: type.editor.fields, values: blockValues(catalog, block), errors: {} };
+  const id = typeof block.id === 'string' ? block.id : undefined;
+  if (type?.editor) return { key, id, type: block.type, label: type.label, fields: type.editor.fields, values: blockValues(catalog, block), errors: {} };
   return { key, type: String(block.type), values: {}, json: JSON.stringify(block), errors: {} };
 }
 
@@ -118,18 +121,22 @@ export function readDocument(
     }
     const input: Record<string, unknown> = {};
     for (const field of editor.fields) input[field.name] = raw(body, `b.${key}.${field.name}`);
-    const item: DocumentBlock = { key, type: typeName, label: type.label, fields: editor.fields, values: input, errors: {} };
+    // The id the block was rendered with; anything else is left for the server to give.
+    const givenId = raw(body, `b.${key}.id`);
+    const id = BLOCK_ID_PATTERN.test(givenId) ? givenId : undefined;
+    const withId = (block: Block): Block => (id ? { ...block, id } : block);
+    const item: DocumentBlock = { key, id, type: typeName, label: type.label, fields: editor.fields, values: input, errors: {} };
     blocks.push(item);
     // A media field left empty: the block waits for its picture (the type allows it).
     if (editor.fields.some((field) => field.kind === 'media' && input[field.name] === '')) {
-      parsedBlocks.push(structuredClone(editor.empty));
+      parsedBlocks.push(withId(structuredClone(editor.empty)));
       continue;
     }
     const checked = prepareSchema(editor.form, { allowUnknown: true }).validate(input);
     if (checked.error) {
       item.errors = fieldErrors(checked.error);
       for (const [field, message] of Object.entries(item.errors)) details.push({ field: `b.${key}.${field}`, message });
-    } else parsedBlocks.push(editor.fromForm(checked.value as Record<string, unknown>));
+    } else parsedBlocks.push(withId(editor.fromForm(checked.value as Record<string, unknown>)));
   }
   const document = { values, blocks };
   if (details.length) return { document, details };

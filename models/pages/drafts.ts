@@ -8,7 +8,19 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
 import { pageMessages, revisionMessages } from './messages.js';
-import { assertMediaExist, assertParentExists, contentPatch, isSelfOrAncestor, lockTreeMoves, mergedContent, pageTarget, updatePage, type Page, type PagePatch } from './pages.js';
+import {
+  assertMediaExist,
+  assertParentExists,
+  contentPatch,
+  isSelfOrAncestor,
+  lockTreeMoves,
+  mergedContent,
+  pageTarget,
+  updatePage,
+  type MergeOutcome,
+  type Page,
+  type PagePatch,
+} from './pages.js';
 import {
   CONTENT_COLUMNS,
   contentOf,
@@ -142,12 +154,13 @@ export async function saveDraft(
   catalog: PageCatalog = createPageCatalog(),
   ifRevision?: number,
   options: { merge?: boolean } = {},
-): Promise<Draft & { merged?: boolean }> {
+): Promise<Draft & MergeOutcome> {
   const changes = checkedPatch(ctx, patch, catalog);
   return inTransaction(ctx, async (tx) => {
     const { page, draft: pending, stale } = await lockPageWithDraft(tx, pageId, ifRevision, options.merge);
     const current = pending ?? contentOf(page);
-    const next = stale ? await mergedContent(tx, pageId, await readMergeBase(tx, pageId, ifRevision!, false), changes, current) : { ...current, ...changes };
+    const base = stale ? await readMergeBase(tx, pageId, ifRevision!, false) : undefined;
+    const next = base ? await mergedContent(tx, pageId, base.content, changes, current) : { ...current, ...changes };
     await checkPlace(tx, pageId, current, next);
     if (changes.blocks) await assertMediaExist(tx, next.blocks);
     const draft = await storeDraft(tx, page, next, actor);
@@ -157,7 +170,7 @@ export async function saveDraft(
       target: pageTarget({ id: pageId, title: next.title }),
       details: { revision: draft.draft_revision, fields: Object.keys(changes), ...(stale ? { merged_from: ifRevision } : {}) },
     });
-    return options.merge ? { ...draft, merged: stale } : draft;
+    return options.merge ? { ...draft, merged: stale, ...(base ? { merged_with: base.others } : {}) } : draft;
   });
 }
 

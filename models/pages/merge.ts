@@ -13,6 +13,11 @@ export type MergeConflict =
   | { block_id: string; field?: string; base: unknown; mine: unknown; theirs: unknown };
 
 export interface MergeResult {
+  /**
+   * The merged content. Where a conflict is, it holds the saver's version (and keeps a
+   * block edited on one side and removed on the other): where a person resolving the
+   * conflicts starts from, never written as is.
+   */
   content: PageContent;
   conflicts: MergeConflict[];
 }
@@ -47,8 +52,9 @@ function mergeObject(
   const keys = [...new Set([...Object.keys(mine), ...Object.keys(theirs), ...Object.keys(base)])].filter((key) => !skip.includes(key));
   for (const key of keys) {
     const outcome = mergeValue(base[key], mine[key], theirs[key]);
+    const value = outcome.ok ? outcome.value : mine[key];
     if (!outcome.ok) conflict(key, { base: base[key], mine: mine[key], theirs: theirs[key] });
-    else if (outcome.value !== undefined) merged[key] = outcome.value;
+    if (value !== undefined) merged[key] = value;
   }
   return merged;
 }
@@ -106,6 +112,7 @@ function mergeBlocks(base: Block[], mine: Block[], theirs: Block[], conflicts: M
       if (!present) continue;
       if (same(present, was)) continue;
       conflicts.push({ block_id: id, base: was, mine: mineBlock ?? null, theirs: theirBlock ?? null });
+      merged.set(id, present);
       continue;
     }
     const fields = mergeObject(was ?? {}, mineBlock, theirBlock, ['id'], (field, values) => conflicts.push({ block_id: id, field, ...values }));
@@ -125,8 +132,8 @@ export function mergeContent(base: PageContent, mine: PageContent, theirs: PageC
   const scalars = content as unknown as Record<string, unknown>;
   for (const field of SCALAR_FIELDS) {
     const outcome = mergeValue(base[field], mine[field], theirs[field]);
-    if (outcome.ok) scalars[field] = outcome.value;
-    else conflicts.push({ field, base: base[field], mine: mine[field], theirs: theirs[field] });
+    scalars[field] = outcome.ok ? outcome.value : mine[field];
+    if (!outcome.ok) conflicts.push({ field, base: base[field], mine: mine[field], theirs: theirs[field] });
   }
   content.seo = mergeObject(base.seo ?? {}, mine.seo ?? {}, theirs.seo ?? {}, [], (key, values) => conflicts.push({ field: `seo.${key}`, ...values }));
   content.blocks = mergeBlocks(base.blocks ?? [], mine.blocks ?? [], theirs.blocks ?? [], conflicts);

@@ -25,7 +25,7 @@ import {
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
 import { mergeContent } from './merge.js';
-import { CONTENT_COLUMNS, contentOf, currentContent, insertRevision, readMergeBase, REVISIONS_TABLE, type PageContent } from './revision-store.js';
+import { CONTENT_COLUMNS, contentOf, currentContent, insertRevision, readMergeBase, REVISIONS_TABLE, type MergeBase, type PageContent } from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
@@ -262,6 +262,13 @@ function nextVersion(ctx: AppContext, previous: Date): Date {
   return new Date(Math.max(ctx.clock.nowMs(), new Date(previous).getTime() + 1));
 }
 
+/** What a write asked to merge answers besides the page: whether it merged, and with whose writes. */
+export interface MergeOutcome {
+  merged?: boolean;
+  /** The names of the accounts whose revisions the save was merged with. */
+  merged_with?: string[];
+}
+
 export interface UpdatePageOptions {
   /** The revision the write was based on; a newer one answers 409 (undefined: not checked). */
   ifRevision?: number;
@@ -340,7 +347,7 @@ export async function updatePage(
   actor: Actor | null = null,
   catalog: PageCatalog = createPageCatalog(),
   options: UpdatePageOptions = {},
-): Promise<Page & { merged?: boolean }> {
+): Promise<Page & MergeOutcome> {
   let patch = given;
   let { changes, blocks } = liveChanges(ctx, patch, catalog);
 
@@ -353,10 +360,11 @@ export async function updatePage(
     if (!current) throw new NotFoundError(pageMessages.pageNotFound);
     const stale = options.ifRevision !== undefined && options.ifRevision !== current.revision;
     if (stale && !options.merge) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, id));
+    let mergeBase: MergeBase | undefined;
     if (stale) {
       const live = contentOf(current);
-      const base = await readMergeBase(tx, id, options.ifRevision!, true);
-      patch = contentPatch(live, await mergedContent(tx, id, base, patchContent({ changes, blocks }, given), live));
+      mergeBase = await readMergeBase(tx, id, options.ifRevision!, true);
+      patch = contentPatch(live, await mergedContent(tx, id, mergeBase.content, patchContent({ changes, blocks }, given), live));
       ({ changes, blocks } = liveChanges(tx, patch, catalog));
     }
     if (blocks) await assertMediaExist(tx, blocks);
@@ -392,7 +400,7 @@ export async function updatePage(
     const event = pageUpdateEvent(current, page, patch);
     if (stale) event.details.merged_from = options.ifRevision;
     await recordAudit(tx, { ...sourceOfActor(actor), ...event, ...(options.action ? { action: options.action } : {}) });
-    return options.merge ? { ...page, merged: stale } : page;
+    return options.merge ? { ...page, merged: stale, ...(mergeBase ? { merged_with: mergeBase.others } : {}) } : page;
   });
 }
 

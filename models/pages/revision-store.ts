@@ -171,11 +171,24 @@ export async function lockPageWithDraft(
  * write, the live content then, the newest revision that was live up to that number.
  * A base pruned since (or never there) cannot be merged: the write is refused as stale.
  */
-export async function readMergeBase(tx: AppContext, pageId: number, number: number, live: boolean): Promise<PageContent> {
+export async function readMergeBase(tx: AppContext, pageId: number, number: number, live: boolean): Promise<MergeBase> {
   const query = tx.db(REVISIONS_TABLE).where({ page_id: pageId });
   if (live) query.where('number', '<=', number).andWhere({ published: true }).orderBy('number', 'desc');
   else query.where({ number });
-  const row = await query.first([...CONTENT_COLUMNS]);
+  // Who wrote since, read in the same statement: the editor names them («Fusionné avec…»).
+  const others = tx.db.raw(
+    `(SELECT array_agg(DISTINCT u.name ORDER BY u.name) FROM ${REVISIONS_TABLE} o JOIN app_auth_users u ON u.id = o.author_id
+      WHERE o.page_id = ? AND o.number > ?) AS others`,
+    [pageId, number],
+  );
+  const row: (Pick<PageRow, (typeof CONTENT_COLUMNS)[number]> & { others: string[] | null }) | undefined = await query.first([...CONTENT_COLUMNS, others]);
   if (!row) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, pageId));
-  return contentOf(row);
+  return { content: contentOf(row), others: row.others ?? [] };
+}
+
+export interface MergeBase {
+  /** The content the stale write was based on. */
+  content: PageContent;
+  /** The names of the accounts that wrote revisions since (an account gone is not named). */
+  others: string[];
 }

@@ -147,8 +147,14 @@ describe('mergeContent (three-way merge of a page)', () => {
     });
   }
 
-  it('keeps the merged result of the other fields when one conflicts', () => {
+  it('where a conflict is, the merged content holds the saver’s version, the rest merged', () => {
     const { content } = mergeContent(BASE, { ...BASE, title: 'A', slug: 'a' }, { ...BASE, title: 'B', template: 'section' });
-    expect(content).to.include({ slug: 'a', template: 'section' });
+    expect(content).to.include({ title: 'A', slug: 'a', template: 'section' });
+  });
+
+  it('keeps a block edited on one side and removed on the other in the merged content, at its place', () => {
+    const edited = [h('a', 'Ouverture'), p('b', 'Du lundi au samedi'), p('c', 'Fermé le dimanche')];
+    const { content } = mergeContent(BASE, { ...BASE, blocks: [h('a', 'Ouverture'), p('c', 'Fermé le dimanche')] }, { ...BASE, blocks: edited });
+    expect(content.blocks).to.deep.equal(edited);
   });
 });
