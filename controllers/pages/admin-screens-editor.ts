@@ -12,7 +12,7 @@ import { hasPermission } from '../../middleware/require-auth.js';
 import { placesOf } from '../../models/pages/admin-tree.js';
 import { pageAuthors } from '../../models/pages/authors.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
-import { cancelSchedule, discardDraft, publishDraft, saveDraft, schedulePublication } from '../../models/pages/drafts.js';
+import { cancelSchedule, discardDraft, previewDraftMerge, publishDraft, saveDraft, schedulePublication } from '../../models/pages/drafts.js';
 import { listMedia } from '../../models/pages/media.js';
 import { createPreviewLink, revokePreviewLinks } from '../../models/pages/preview-links.js';
 import { getPage, type PagePatch } from '../../models/pages/pages.js';
@@ -24,6 +24,7 @@ import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
 import { blockTypeOptions, seoFrom, templateOptions, type PageFormInput } from './admin-screens.js';
+import { applyChoices, conflictView } from './admin-screens-conflict.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
 import { treeHref, type TreeOptions } from './admin-screens-tree.js';
 import { instantToZoned, zonedToInstant } from './admin-screens-zone.js';
@@ -189,6 +190,7 @@ function patchOf(input: PageFormInput, timeZone: string): PagePatch {
 export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number }, Record<string, never>, { if_revision: number }>): Promise<void> {
   const { ctx, params } = call;
   const body = (call.req.body ?? {}) as Record<string, unknown>;
+  applyChoices(body);
   const { parsed, details } = readDocument(catalog, body);
   if (!parsed) throw new ValidationError(pageScreenMessages.invalidDocument, { details });
   const action = readAction(body, parsed.blocks.length);
@@ -205,6 +207,7 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     await discardDraft(ctx, params.id, actor);
     return redirectWithFlash(call.req, call.res, base, editorMessages.discarded);
   }
+  // A form opened before someone else's save is merged with it; only a real clash refuses.
   const draft = await saveDraft(
     ctx,
     params.id,
@@ -212,15 +215,17 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     actor,
     catalog,
     call.body.if_revision,
+    { merge: true },
   );
+  const merged = draft.merged ? `${editorMessages.merged(draft.merged_with ?? [])} ` : '';
   switch (action.kind) {
     case 'publish':
       await publishDraft(ctx, params.id, actor, draft.revision, catalog);
-      return redirectWithFlash(call.req, call.res, base, editorMessages.published);
+      return redirectWithFlash(call.req, call.res, base, merged + editorMessages.published);
     case 'schedule': {
       const at = scheduleAt as Date;
       await schedulePublication(ctx, params.id, at, actor);
-      return redirectWithFlash(call.req, call.res, `${base}#schedule`, editorMessages.scheduled(frenchDates(ctx.config.timeZone).dateTime(at)));
+      return redirectWithFlash(call.req, call.res, `${base}#schedule`, merged + editorMessages.scheduled(frenchDates(ctx.config.timeZone).dateTime(at)));
     }
     case 'preview': {
       // The preview shows what was just typed: the draft saved above, by its own link.
@@ -229,18 +234,20 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     }
     case 'unschedule':
       await cancelSchedule(ctx, params.id, actor);
-      return redirectWithFlash(call.req, call.res, `${base}#schedule`, editorMessages.unscheduled);
+      return redirectWithFlash(call.req, call.res, `${base}#schedule`, merged + editorMessages.unscheduled);
     case 'parent-search': {
       const q = typeof body.parent_q === 'string' ? body.parent_q.trim().slice(0, 200) : '';
-      return redirectWithFlash(call.req, call.res, `${base}?parent_q=${encodeURIComponent(q)}#page-parent`, editorMessages.saved);
+      return redirectWithFlash(call.req, call.res, `${base}?parent_q=${encodeURIComponent(q)}#page-parent`, merged + editorMessages.saved);
     }
     default:
       break;
   }
-  if (outcome.done === 'saved') return redirectWithFlash(call.req, call.res, base, editorMessages.saved);
+  if (outcome.done === 'saved') return redirectWithFlash(call.req, call.res, base, merged + editorMessages.saved);
   // The message and the focus go to the block acted on, not to the top of the page: the
   // message has `autofocus`, which scrolls it into view (a #fragment would cancel it).
-  call.res.redirect(303, `${base}?done=${outcome.done}&at=${Math.max(0, outcome.at)}`);
+  const acted = `${base}?done=${outcome.done}&at=${Math.max(0, outcome.at)}`;
+  if (merged) return redirectWithFlash(call.req, call.res, acted, merged.trim());
+  call.res.redirect(303, acted);
 }
 
 /** The summary's links name a block's field as the form does (`b.<key>.<field>`), labelled «Bloc n : field». */
@@ -266,6 +273,7 @@ function summaryOfDocument(document: EditorDocument, summary: ErrorSummary | und
  */
 export async function rerenderEditor(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals, status: number): Promise<void> {
   const body = (call.req.body ?? {}) as Record<string, unknown>;
+  applyChoices(body);
   const { document } = readDocument(catalog, body);
   const fieldErrors = placeErrors(document, locals.fieldErrors);
   const submittedRevision = typeof body.if_revision === 'string' ? body.if_revision : '';
@@ -274,10 +282,35 @@ export async function rerenderEditor(catalog: PageCatalog, options: TreeOptions,
   await showEditor(catalog, options, call, { ...locals, errorSummary, editor: { document, fieldErrors, ifRevision: submittedRevision } }, status);
 }
 
-/** The conflict screen: the submitted document, editable, beside the current content. */
+/**
+ * The conflict screen. A merge that clashed: the merged document, with only the fields
+ * changed on both sides listed above it, each with both versions and a choice. Without
+ * the revision the form was based on (pruned since): the submitted document, editable,
+ * beside the current content.
+ */
 async function showConflict(catalog: PageCatalog, options: TreeOptions, call: AnyCall, submitted: EditorDocument, status: number): Promise<void> {
   const id = pathId(call);
-  const current = await currentContent(call.ctx, id);
+  const { ctx } = call;
+  const body = (call.req.body ?? {}) as Record<string, unknown>;
+  const { parsed } = readDocument(catalog, body);
+  const basedOn = Number(body.if_revision);
+  const patch = parsed ? { ...patchOf(parsed.page, ctx.config.timeZone), blocks: applyAction(catalog, parsed, readAction(body, parsed.blocks.length)).blocks } : undefined;
+  const preview = patch && Number.isInteger(basedOn) ? await previewDraftMerge(ctx, id, patch, catalog, basedOn) : null;
+  if (preview && preview.result.conflicts.length) {
+    const view = conflictView(catalog, preview, submitted, (content) => contentValues(content, ctx.config.timeZone));
+    return showEditor(
+      catalog,
+      options,
+      call,
+      {
+        conflict: { fields: view.fields, mergedWith: view.mergedWith, revision: preview.current.revision },
+        error: pageScreenMessages.mergeConflict,
+        editor: { document: view.document, fieldErrors: {}, ifRevision: preview.current.revision },
+      },
+      status,
+    );
+  }
+  const current = await currentContent(ctx, id);
   const theirs = storedDocument(catalog, contentValues(current, call.ctx.config.timeZone), current.blocks);
   await showEditor(
     catalog,

@@ -9,11 +9,23 @@ export const pageScreenMessages = {
   deleted: (count: number) => (count > 1 ? `La page et ses ${count - 1} sous-page${count > 2 ? 's' : ''} sont supprimées.` : 'La page est supprimée.'),
   hasChildren: 'Cette page a des sous-pages : la case « Supprimer aussi les sous-pages » les supprime avec elle ; sinon, elles doivent être déplacées d’abord.',
   invalidDocument: 'Rien n’est enregistré : certaines valeurs sont à corriger (messages à côté des champs).',
+  mergeConflict:
+    'La page a été modifiée entre-temps\u00a0: tout ce qui pouvait l’être est fusionné, mais les champs ci-dessous ont été changés des deux côtés. Rien n’est enregistré\u00a0: choisir la version à garder pour chacun, puis enregistrer.',
   conflict:
     'La page a changé depuis l’ouverture de ce formulaire : rien n’est enregistré. Le contenu envoyé est conservé ci-dessous, à côté de la version actuelle : garder l’un ou l’autre.',
 } as const;
 
+/** «Claire Martin», «Claire Martin et Bruno Petit», «A, B et C». */
+function namesOf(names: string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} et ${names[names.length - 1]}` : (names[0] ?? '');
+}
+
 export const editorMessages = {
+  merged: (names: string[]) =>
+    names.length ? `Fusionné avec les modifications de ${namesOf(names)}.` : 'Fusionné avec les modifications enregistrées entre-temps.',
+  mergedWith: (names: string[]) => (names.length ? `les modifications de ${namesOf(names)}` : 'les modifications enregistrées entre-temps'),
+  blockRemovedByYou: 'Vous avez retiré ce bloc, qui a été modifié entre-temps\u00a0: il est gardé dans le formulaire, avec ces modifications\u00a0; «\u00a0Supprimer\u00a0» le retire.',
+  blockRemovedByOthers: 'Ce bloc a été retiré entre-temps, et vous l’avez modifié\u00a0: il est gardé dans le formulaire, avec vos modifications\u00a0; «\u00a0Supprimer\u00a0» le retire.',
   added: 'Le bloc est ajouté (brouillon enregistré).',
   moved: 'Le bloc est déplacé (brouillon enregistré).',
   removed: 'Le bloc est supprimé (brouillon enregistré).',

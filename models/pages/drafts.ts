@@ -7,6 +7,7 @@ import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
+import { mergeContent, type MergeResult } from './merge.js';
 import { pageMessages, revisionMessages } from './messages.js';
 import {
   assertMediaExist,
@@ -27,8 +28,11 @@ import {
   insertRevision,
   lockPageRevision,
   lockPageWithDraft,
+  currentContent,
+  findMergeBase,
   readMergeBase,
   REVISIONS_TABLE,
+  type CurrentContent,
   type PageContent,
   type RevisionRowRead,
 } from './revision-store.js';
@@ -172,6 +176,31 @@ export async function saveDraft(
     });
     return options.merge ? { ...draft, merged: stale, ...(base ? { merged_with: base.others } : {}) } : draft;
   });
+}
+
+/** What a stale draft save merges to, written nowhere: the editor's conflict screen. */
+export interface DraftMergePreview {
+  current: CurrentContent;
+  /** The base with the save's changes on top. */
+  mine: PageContent;
+  result: MergeResult;
+  /** Who wrote since the base. */
+  others: string[];
+}
+
+/** The merge a draft save based on `ifRevision` meets (null when that revision is gone). */
+export async function previewDraftMerge(
+  ctx: AppContext,
+  pageId: number,
+  patch: PagePatch,
+  catalog: PageCatalog,
+  ifRevision: number,
+): Promise<DraftMergePreview | null> {
+  const changes = checkedPatch(ctx, patch, catalog);
+  const [current, base] = await Promise.all([currentContent(ctx, pageId), findMergeBase(ctx, pageId, ifRevision, false)]);
+  if (!base) return null;
+  const mine = { ...base.content, ...changes };
+  return { current, mine, result: mergeContent(base.content, mine, current), others: base.others };
 }
 
 /** Copies revision `number` into the page's draft (a new revision); the live page is unchanged. */

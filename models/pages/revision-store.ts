@@ -172,6 +172,13 @@ export async function lockPageWithDraft(
  * A base pruned since (or never there) cannot be merged: the write is refused as stale.
  */
 export async function readMergeBase(tx: AppContext, pageId: number, number: number, live: boolean): Promise<MergeBase> {
+  const base = await findMergeBase(tx, pageId, number, live);
+  if (!base) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, pageId));
+  return base;
+}
+
+/** As readMergeBase; null when the base is gone. */
+export async function findMergeBase(tx: AppContext, pageId: number, number: number, live: boolean): Promise<MergeBase | null> {
   const query = tx.db(REVISIONS_TABLE).where({ page_id: pageId });
   if (live) query.where('number', '<=', number).andWhere({ published: true }).orderBy('number', 'desc');
   else query.where({ number });
@@ -182,8 +189,7 @@ export async function readMergeBase(tx: AppContext, pageId: number, number: numb
     [pageId, number],
   );
   const row: (Pick<PageRow, (typeof CONTENT_COLUMNS)[number]> & { others: string[] | null }) | undefined = await query.first([...CONTENT_COLUMNS, others]);
-  if (!row) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, pageId));
-  return { content: contentOf(row), others: row.others ?? [] };
+  return row ? { content: contentOf(row), others: row.others ?? [] } : null;
 }
 
 export interface MergeBase {

@@ -127,7 +127,7 @@ describe('page editor in a browser (JavaScript on and off)', function () {
       expect(cspErrors).to.deep.equal([]);
     });
 
-    it(`${mode}: two tabs on one page: the second save shows the conflict screen with its content intact`, async () => {
+    it(`${mode}: two tabs on one page change the title: the second save shows the conflict screen with its content intact`, async () => {
       const page = await threeBlocks();
       const first = await editorTab(javaScriptEnabled);
       const second = await editorTab(javaScriptEnabled, first.cookie);
@@ -142,7 +142,7 @@ describe('page editor in a browser (JavaScript on and off)', function () {
       await second.page.locator('#b-1-text').fill('Texte du second onglet');
       await second.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
       await second.page.waitForLoadState();
-      expect(await second.page.locator('.conflict-current').textContent()).to.include('Titre du premier onglet');
+      expect(await second.page.locator('.conflict-fields').textContent()).to.include('Titre du premier onglet');
       expect(await second.page.getByLabel('Titre', { exact: true }).inputValue()).to.equal('Titre du second onglet');
       expect(await second.page.locator('#b-1-text').inputValue()).to.equal('Texte du second onglet');
       expect(await getDraft(ctx, page.id)).to.deep.equal(saved);

@@ -200,7 +200,7 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     expect((await ctx.db('app_pages').where({ id: page.id }).first())!.draft_revision).to.equal(null);
   });
 
-  it('shows the conflict screen to the second of two saves from the same revision: both contents, nothing written', async () => {
+  it('shows the conflict screen to the second of two saves from the same revision that change the same field: both versions, nothing written', async () => {
     const page = await pageWithBlocks(2);
     const first = await editor();
     const second = await editor();
@@ -214,8 +214,9 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     setField(theirs, 'b.1.text', 'Texte du second');
     const conflict = await submitEditor(second, page.id, theirs, 'down:0');
     expect(conflict.status).to.equal(409);
-    const current = /<section class="panel conflict-current"[\s\S]*?<\/section>/.exec(conflict.text)![0];
-    expect(textOf(current)).to.include('Titre du premier').and.include('Garder la version actuelle');
+    // Only the title clashed: it is listed with both versions; the moved block and its text are merged in.
+    const clashes = /<section class="panel conflict-fields"[\s\S]*?<\/section>/.exec(conflict.text)![0];
+    expect(textOf(clashes)).to.include('Titre du premier').and.include('Titre du second').and.include('1 champ');
     const submitted = formFields(conflict.text);
     expect(fieldValue(submitted, 'title')).to.equal('Titre du second');
     expect(fieldValue(submitted, 'b.1.text')).to.equal('Texte du second');
@@ -227,7 +228,11 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
     expect(kept.status).to.equal(303);
     const after = await getDraft(ctx, page.id);
     expect(after.title).to.equal('Titre du second');
-    expect(withoutIds(after.blocks[1])).to.deep.equal({ type: 'paragraph', text: 'Texte du second' });
+    // The move asked with the stale save («Descendre» the first block) is part of the merge.
+    expect(withoutIds(after.blocks)).to.deep.equal([
+      { type: 'paragraph', text: 'Texte du second' },
+      { type: 'paragraph', text: 'Texte 1' },
+    ]);
   });
 
   it('refuses an unsafe link with every field kept as typed, even a long text, and writes nothing', async () => {
