@@ -61,7 +61,10 @@ function blockField(
   const [ours, theirs] = [find(mine), find(current)];
   const type = catalog.blocks.get(blocks[index].type);
   if (conflict.field === undefined || !ours || !theirs) {
-    return { label: pageScreenTitles.blockField(index + 1, type?.label ?? blocks[index].type), note: ours ? editorMessages.blockRemovedByOthers : editorMessages.blockRemovedByYou };
+    return {
+      label: pageScreenTitles.blockField(index + 1, type?.label ?? blocks[index].type),
+      note: ours ? editorMessages.blockRemovedByOthers : editorMessages.blockRemovedByYou,
+    };
   }
   const label = type?.editor?.fields.find((field) => field.name === conflict.field)?.label ?? conflict.field;
   const value = (block: Block) => blockValues(catalog, block)[conflict.field!] ?? '';

@@ -294,7 +294,9 @@ async function showConflict(catalog: PageCatalog, options: TreeOptions, call: An
   const body = (call.req.body ?? {}) as Record<string, unknown>;
   const { parsed } = readDocument(catalog, body);
   const basedOn = Number(body.if_revision);
-  const patch = parsed ? { ...patchOf(parsed.page, ctx.config.timeZone), blocks: applyAction(catalog, parsed, readAction(body, parsed.blocks.length)).blocks } : undefined;
+  const patch = parsed
+    ? { ...patchOf(parsed.page, ctx.config.timeZone), blocks: applyAction(catalog, parsed, readAction(body, parsed.blocks.length)).blocks }
+    : undefined;
   const preview = patch && Number.isInteger(basedOn) ? await previewDraftMerge(ctx, id, patch, catalog, basedOn) : null;
   if (preview && preview.result.conflicts.length) {
     const view = conflictView(catalog, preview, submitted, (content) => contentValues(content, ctx.config.timeZone));

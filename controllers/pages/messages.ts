@@ -24,8 +24,10 @@ export const editorMessages = {
   merged: (names: string[]) =>
     names.length ? `Fusionné avec les modifications de ${namesOf(names)}.` : 'Fusionné avec les modifications enregistrées entre-temps.',
   mergedWith: (names: string[]) => (names.length ? `les modifications de ${namesOf(names)}` : 'les modifications enregistrées entre-temps'),
-  blockRemovedByYou: 'Vous avez retiré ce bloc, qui a été modifié entre-temps\u00a0: il est gardé dans le formulaire, avec ces modifications\u00a0; «\u00a0Supprimer\u00a0» le retire.',
-  blockRemovedByOthers: 'Ce bloc a été retiré entre-temps, et vous l’avez modifié\u00a0: il est gardé dans le formulaire, avec vos modifications\u00a0; «\u00a0Supprimer\u00a0» le retire.',
+  blockRemovedByYou:
+    'Vous avez retiré ce bloc, qui a été modifié entre-temps\u00a0: il est gardé dans le formulaire, avec ces modifications\u00a0; «\u00a0Supprimer\u00a0» le retire.',
+  blockRemovedByOthers:
+    'Ce bloc a été retiré entre-temps, et vous l’avez modifié\u00a0: il est gardé dans le formulaire, avec vos modifications\u00a0; «\u00a0Supprimer\u00a0» le retire.',
   added: 'Le bloc est ajouté (brouillon enregistré).',
   moved: 'Le bloc est déplacé (brouillon enregistré).',
   removed: 'Le bloc est supprimé (brouillon enregistré).',

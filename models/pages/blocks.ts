@@ -29,7 +29,7 @@ export const BLOCK_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,35}$/;
 const blockId = text().max(36).pattern(BLOCK_ID_PATTERN).messages({ 'string.pattern.base': blockMessages.idInvalid });
 
 /** A new block id: 12 random base-36 characters (longer than any id the migration gave). */
-export function newBlockId(): string {
+function newBlockId(): string {
   const bytes = randomBytes(12);
   let id = '';
   for (const byte of bytes) id += (byte % 36).toString(36);

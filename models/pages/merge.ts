@@ -121,7 +121,7 @@ function mergeBlocks(base: Block[], mine: Block[], theirs: Block[], conflicts: M
   const order = mergeOrder(base.map(idOf), mine.map(idOf), theirs.map(idOf), new Set(merged.keys()));
   return order.map((id) => {
     const { type, ...rest } = merged.get(id)!;
-    return { type, ...rest } as Block;
+    return { type, ...rest };
   });
 }
 

@@ -25,7 +25,16 @@ import {
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
 import { mergeContent } from './merge.js';
-import { CONTENT_COLUMNS, contentOf, currentContent, insertRevision, readMergeBase, REVISIONS_TABLE, type MergeBase, type PageContent } from './revision-store.js';
+import {
+  CONTENT_COLUMNS,
+  contentOf,
+  currentContent,
+  insertRevision,
+  readMergeBase,
+  REVISIONS_TABLE,
+  type MergeBase,
+  type PageContent,
+} from './revision-store.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
@@ -226,7 +235,12 @@ export async function createPage(
     if (parentId !== null) await assertParentExists(tx, parentId);
     await assertMediaExist(tx, blocks);
     const page = await withFreeSlug(tx, base, parentId, null, (savepoint, slug) =>
-      insertPageRow(savepoint, { title, slug, parent_id: parentId, template, blocks, seo, visibility: input.visibility ?? 'public' }, actor?.id ?? null, publish),
+      insertPageRow(
+        savepoint,
+        { title, slug, parent_id: parentId, template, blocks, seo, visibility: input.visibility ?? 'public' },
+        actor?.id ?? null,
+        publish,
+      ),
     );
     await bumpTreeVersion(tx);
     await recordAudit(tx, {
@@ -298,7 +312,13 @@ export function contentPatch(from: PageContent, to: PageContent): PagePatch {
  * A stale write merged: `changes` were made on `base`, the page holds `current` now.
  * A clash of the two answers 409 with the conflicting fields and blocks, nothing written.
  */
-export async function mergedContent(tx: AppContext, pageId: number, base: PageContent, changes: Partial<PageContent>, current: PageContent): Promise<PageContent> {
+export async function mergedContent(
+  tx: AppContext,
+  pageId: number,
+  base: PageContent,
+  changes: Partial<PageContent>,
+  current: PageContent,
+): Promise<PageContent> {
   const { content, conflicts } = mergeContent(base, { ...base, ...changes }, current);
   if (conflicts.length) throw new RevisionConflictError(revisionMessages.mergeConflict, await currentContent(tx, pageId), conflicts);
   return content;
@@ -356,7 +376,11 @@ export async function updatePage(
     // side is already live), so the moves' lock is taken before the row's as always.
     if (given.parent_id !== undefined) await tx.db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [TREE_MOVE_LOCK]);
     const columns: Array<keyof PageRow> = ['id', 'parent_id', 'slug', 'updated_at', 'visibility', 'revision', ...(options.merge ? CONTENT_COLUMNS : [])];
-    const current: PageRow | undefined = await tx.db(PAGES_TABLE).where({ id }).forUpdate().first([...new Set(columns)]);
+    const current: PageRow | undefined = await tx
+      .db(PAGES_TABLE)
+      .where({ id })
+      .forUpdate()
+      .first([...new Set(columns)]);
     if (!current) throw new NotFoundError(pageMessages.pageNotFound);
     const stale = options.ifRevision !== undefined && options.ifRevision !== current.revision;
     if (stale && !options.merge) throw new RevisionConflictError(revisionMessages.conflict, await currentContent(tx, id));
@@ -437,7 +461,13 @@ export async function duplicatePage(ctx: AppContext, id: number, actor: Actor | 
   return inTransaction(ctx, async (tx) => {
     const live = await getPage(tx, id);
     const publish = live.published_revision !== null;
-    const draft = publish || live.draft_revision === null ? undefined : await tx.db(REVISIONS_TABLE).where({ page_id: id, number: live.draft_revision }).first([...CONTENT_COLUMNS]);
+    const draft =
+      publish || live.draft_revision === null
+        ? undefined
+        : await tx
+            .db(REVISIONS_TABLE)
+            .where({ page_id: id, number: live.draft_revision })
+            .first([...CONTENT_COLUMNS]);
     const source = draft ? { ...live, ...contentOf(draft) } : live;
     // Keeps the media the copy shows from being deleted before it commits.
     await lockMediaRows(

@@ -51,7 +51,11 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
     });
     expect(after.updated_at.getTime()).to.equal(before.updated_at.getTime());
     const stored = await ctx.db('app_page_revisions').where({ page_id: page.id, number: 2 }).first();
-    expect({ ...stored, blocks: withoutIds(stored!.blocks) }).to.deep.include({ title: 'Accueil révisé', author_id: manager.id, blocks: [{ type: 'paragraph', text: 'Brouillon' }] });
+    expect({ ...stored, blocks: withoutIds(stored!.blocks) }).to.deep.include({
+      title: 'Accueil révisé',
+      author_id: manager.id,
+      blocks: [{ type: 'paragraph', text: 'Brouillon' }],
+    });
     const shown = await get(`/app/api/admin/pages/${page.id}/draft`);
     expect(shown.status).to.equal(200);
     expect(shown.body).to.include({ title: 'Accueil révisé', revision: 2, draft_revision: 2 });
@@ -96,7 +100,13 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
       draft_revision: null,
     });
     const published = await live(page.id);
-    expect({ ...published, blocks: withoutIds(published.blocks) }).to.deep.include({ title: 'Article final', slug: 'final', parent_id: parent.id, blocks: paragraphs(2), updated_by: manager.id });
+    expect({ ...published, blocks: withoutIds(published.blocks) }).to.deep.include({
+      title: 'Article final',
+      slug: 'final',
+      parent_id: parent.id,
+      blocks: paragraphs(2),
+      updated_by: manager.id,
+    });
     expect(await ctx.db('app_page_revisions').where({ page_id: page.id, number: 3 }).first()).to.include({ title: 'Article final', slug: 'final' });
     const event = await ctx.db('app_audit_events').where({ action: 'page.draft_published' }).first();
     expect(event).to.deep.include({ actor_id: manager.id, target_id: String(page.id) });

@@ -70,13 +70,21 @@ describe('page editor: two people, one page (merged saves, no JavaScript)', () =
     expect(conflict.text).not.to.include('conflict-current');
     // The form holds the merge: Claire's first block, Bruno's version of the clash, Bruno's last block.
     const fields = formFields(conflict.text);
-    expect(['b.0.text', 'b.1.text', 'b.2.text'].map((name) => fieldValue(fields, name))).to.deep.equal(['Premier de Claire', 'Version de Bruno', 'Dernier de Bruno']);
+    expect(['b.0.text', 'b.1.text', 'b.2.text'].map((name) => fieldValue(fields, name))).to.deep.equal([
+      'Premier de Claire',
+      'Version de Bruno',
+      'Dernier de Bruno',
+    ]);
     expect(fieldValue(fields, 'if_revision')).to.equal(String(saved.revision));
     expect(await getDraft(ctx, page.id)).to.deep.equal(saved);
 
     // Taking Claire's version of the clash.
     fields.push(['take:b.1.text', 'theirs']);
-    const chosen = await submitEditor(bruno, page.id, fields.filter(([name, value]) => !(name === 'take:b.1.text' && value === 'mine')));
+    const chosen = await submitEditor(
+      bruno,
+      page.id,
+      fields.filter(([name, value]) => !(name === 'take:b.1.text' && value === 'mine')),
+    );
     expect(chosen.status).to.equal(303);
     expect(await texts(page.id)).to.deep.equal(['Premier de Claire', 'Version de Claire', 'Dernier de Bruno']);
   });
@@ -98,6 +106,6 @@ describe('page editor: two people, one page (merged saves, no JavaScript)', () =
 
   async function createdIds(id: number): Promise<string[]> {
     const first = await ctx.db('app_page_revisions').where({ page_id: id, number: 1 }).first();
-    return (first!.blocks as Array<{ id: string }>).map((block) => block.id);
+    return (first!.blocks as unknown as Array<{ id: string }>).map((block) => block.id);
   }
 });

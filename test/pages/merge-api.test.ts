@@ -11,18 +11,26 @@ import { countStatements, makePage, storeRawPage, userWith } from './helpers.js'
 
 const paragraphs = (count: number) => Array.from({ length: count }, (_, index) => ({ type: 'paragraph', text: `Paragraphe ${index + 1}` }));
 type Stored = { id: string; type: string; text?: string };
+const idsOf = (blocks: unknown) => (blocks as Stored[]).map((block) => block.id);
 
 describe('block ids and merged saves (/app/api/admin/pages)', () => {
   let app: App;
   let ctx: AppContext;
   let manager: { id: number; cookie: string };
   const put = (path: string, body: object) => request(app).put(path).set('Cookie', manager.cookie).send(body);
-  const post = (path: string, body?: object) => request(app).post(path).set('Cookie', manager.cookie).send(body ?? {});
+  const post = (path: string, body?: object) =>
+    request(app)
+      .post(path)
+      .set('Cookie', manager.cookie)
+      .send(body ?? {});
   const live = async (id: number) => (await ctx.db('app_pages').where({ id }).first())!;
   const revisions = async (id: number) => Number((await ctx.db('app_page_revisions').where({ page_id: id }).count({ n: '*' }).first())?.n);
   const draftRow = async (id: number) => {
     const page = await live(id);
-    return (await ctx.db('app_page_revisions').where({ page_id: id, number: page.draft_revision }).first())!;
+    return (await ctx
+      .db('app_page_revisions')
+      .where({ page_id: id, number: page.draft_revision as number })
+      .first())!;
   };
 
   before(() => {
@@ -50,29 +58,36 @@ describe('block ids and merged saves (/app/api/admin/pages)', () => {
       const { id, ids, blocks } = await threeBlocks();
       expect(ids.every((blockId) => /^[a-z0-9]{12}$/.test(blockId))).to.equal(true);
       expect(new Set(ids).size).to.equal(3);
-      expect((await live(id)).blocks.map((block: Stored) => block.id)).to.deep.equal(ids);
+      expect(idsOf((await live(id)).blocks)).to.deep.equal(ids);
       // Moved and edited live: the ids follow their blocks.
       const moved = [blocks[2], { ...blocks[0], text: 'Premier revu' }, blocks[1], { type: 'paragraph', text: 'Nouveau' }];
       const res = await put(`/app/api/admin/pages/${id}`, { blocks: moved });
       expect(res.status).to.equal(200);
       expect(res.body.blocks.slice(0, 3).map((block: Stored) => block.id)).to.deep.equal([ids[2], ids[0], ids[1]]);
       const added = res.body.blocks[3].id as string;
-      expect(added).to.match(/^[a-z0-9]{12}$/).and.not.be.oneOf(ids);
+      expect(added)
+        .to.match(/^[a-z0-9]{12}$/)
+        .and.not.be.oneOf(ids);
       // A draft, its publication and a restore keep them.
       const draft = await put(`/app/api/admin/pages/${id}/draft`, { title: 'Nos horaires' });
       expect(draft.body.blocks.map((block: Stored) => block.id)).to.deep.equal([ids[2], ids[0], ids[1], added]);
       expect((await post(`/app/api/admin/pages/${id}/publish`)).status).to.equal(200);
-      expect((await live(id)).blocks.map((block: Stored) => block.id)).to.deep.equal([ids[2], ids[0], ids[1], added]);
+      expect(idsOf((await live(id)).blocks)).to.deep.equal([ids[2], ids[0], ids[1], added]);
       const restored = await post(`/app/api/admin/pages/${id}/revisions/1/restore`);
       expect(restored.status).to.equal(201);
       expect(restored.body.blocks.map((block: Stored) => block.id)).to.deep.equal(ids);
-      expect((await draftRow(id)).blocks.map((block: Stored) => block.id)).to.deep.equal(ids);
+      expect(idsOf((await draftRow(id)).blocks)).to.deep.equal(ids);
       expect((await request(app).get(`/app/api/admin/pages/${id}`).set('Cookie', manager.cookie)).body.blocks[0].id).to.equal(ids[2]);
     });
 
     it('refuses two blocks with one id and an id of another shape (400), writing nothing', async () => {
       const { id, ids } = await threeBlocks();
-      const twice = await put(`/app/api/admin/pages/${id}`, { blocks: [{ type: 'paragraph', text: 'A', id: ids[0] }, { type: 'paragraph', text: 'B', id: ids[0] }] });
+      const twice = await put(`/app/api/admin/pages/${id}`, {
+        blocks: [
+          { type: 'paragraph', text: 'A', id: ids[0] },
+          { type: 'paragraph', text: 'B', id: ids[0] },
+        ],
+      });
       expect(twice.status).to.equal(400);
       expect(twice.body.details).to.deep.equal([{ field: 'blocks.1.id', message: blockMessages.idTaken }]);
       const shape = await put(`/app/api/admin/pages/${id}/draft`, { blocks: [{ type: 'paragraph', text: 'A', id: 'Pas Un Id' }] });
@@ -83,7 +98,14 @@ describe('block ids and merged saves (/app/api/admin/pages)', () => {
     });
 
     it('are given to the blocks stored before them by the migration: b1, b2… in the page and in its revisions', async () => {
-      const raw = await storeRawPage(ctx, { title: 'Ancienne', slug: 'ancienne', blocks: [{ type: 'paragraph', text: 'Un' }, { type: 'widget', data: 1 }] });
+      const raw = await storeRawPage(ctx, {
+        title: 'Ancienne',
+        slug: 'ancienne',
+        blocks: [
+          { type: 'paragraph', text: 'Un' },
+          { type: 'widget', data: 1 },
+        ],
+      });
       await ctx.db('app_page_revisions').insert({
         page_id: raw,
         number: 1,
@@ -103,7 +125,9 @@ describe('block ids and merged saves (/app/api/admin/pages)', () => {
         { type: 'paragraph', text: 'Un', id: 'b1' },
         { type: 'widget', data: 1, id: 'b2' },
       ]);
-      expect((await ctx.db('app_page_revisions').where({ page_id: raw, number: 1 }).first())!.blocks).to.deep.equal([{ type: 'paragraph', text: 'Un', id: 'b1' }]);
+      expect((await ctx.db('app_page_revisions').where({ page_id: raw, number: 1 }).first())!.blocks).to.deep.equal([
+        { type: 'paragraph', text: 'Un', id: 'b1' },
+      ]);
       expect((await live(kept.id)).blocks).to.deep.equal(before);
     });
   });
@@ -121,7 +145,12 @@ describe('block ids and merged saves (/app/api/admin/pages)', () => {
     it('PUT …/draft with "merge": true keeps both edits of different blocks (200, merged: true)', async () => {
       const { id, blocks, revision, ids } = await threeBlocks();
       expect((await put(`/app/api/admin/pages/${id}/draft`, { blocks: edit(blocks, 0, 'Claire'), if_revision: revision })).status).to.equal(200);
-      const res = await put(`/app/api/admin/pages/${id}/draft`, { title: 'Nos horaires', blocks: edit(blocks, 2, 'Bruno'), if_revision: revision, merge: true });
+      const res = await put(`/app/api/admin/pages/${id}/draft`, {
+        title: 'Nos horaires',
+        blocks: edit(blocks, 2, 'Bruno'),
+        if_revision: revision,
+        merge: true,
+      });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ merged: true, title: 'Nos horaires', revision: 3, draft_revision: 3 });
       const expected = [

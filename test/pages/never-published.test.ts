@@ -72,7 +72,11 @@ describe('never-published pages', () => {
       expect(res.body).to.include({ title: 'Contact', revision: 1, published_revision: null, draft_revision: 1, visibility: 'private' });
       expect(await live(res.body.id)).to.include({ visibility: 'private', published_revision: null, draft_revision: 1 });
       const revision = await ctx.db('app_page_revisions').where({ page_id: res.body.id, number: 1 }).first();
-      expect({ ...revision, blocks: withoutIds(revision.blocks) }).to.deep.include({ visibility: 'public', published: false, blocks: [{ type: 'paragraph', text: 'Écrivez-nous' }] });
+      expect({ ...revision, blocks: withoutIds(revision!.blocks) }).to.deep.include({
+        visibility: 'public',
+        published: false,
+        blocks: [{ type: 'paragraph', text: 'Écrivez-nous' }],
+      });
       const draft = await request(app).get(`/app/api/admin/pages/${res.body.id}/draft`).set('Cookie', manager.cookie);
       expect(draft.status).to.equal(200);
       expect(draft.body).to.include({ visibility: 'public', draft_revision: 1 });

@@ -152,7 +152,12 @@ describe('revisions (/app/api/admin/pages/:id/revisions)', () => {
         expect(migrated).to.include({ revision: 1, published_revision: 1, draft_revision: null, scheduled_at: null });
         const rows = await trx('app_page_revisions').where({ page_id: page.id });
         expect(rows).to.have.length(1);
-        expect({ ...rows[0], blocks: withoutIds(rows[0].blocks) }).to.deep.include({ number: 1, title: 'Existante', slug: 'existante', blocks: [{ type: 'paragraph', text: 'Contenu' }] });
+        expect({ ...rows[0], blocks: withoutIds(rows[0].blocks) }).to.deep.include({
+          number: 1,
+          title: 'Existante',
+          slug: 'existante',
+          blocks: [{ type: 'paragraph', text: 'Contenu' }],
+        });
         const inserted = await trx('app_pages').insert({ title: 'Nouvelle', slug: 'nouvelle' }).returning(['revision', 'published_revision']);
         expect(inserted[0]).to.deep.equal({ revision: 0, published_revision: null });
         throw rollback;
