@@ -5,6 +5,7 @@ export interface PageCounts {
   total: number;
   /** Public and live: what visitors can read. */
   online: number;
+  /** Published as private (a never-published page's live row is private too: it is counted as a draft only). */
   private: number;
   /** With a draft waiting (published or not). */
   drafts: number;
@@ -15,7 +16,7 @@ export async function pageCounts(ctx: AppContext): Promise<PageCounts> {
   const { rows } = await ctx.db.raw<{ rows: Array<Record<keyof PageCounts, string>> }>(
     `SELECT count(*) AS total,
             count(*) FILTER (WHERE visibility = 'public') AS online,
-            count(*) FILTER (WHERE visibility = 'private') AS private,
+            count(*) FILTER (WHERE visibility = 'private' AND published_revision IS NOT NULL) AS private,
             count(*) FILTER (WHERE draft_revision IS NOT NULL) AS drafts,
             count(*) FILTER (WHERE scheduled_at IS NOT NULL) AS scheduled
      FROM app_pages`,
