@@ -1,11 +1,11 @@
 // @heavy: drives Chromium (started first among the parallel files: npm test, test/support/run.ts)
 // The page editor in Chromium, with JavaScript on and off: the title and two blocks
 // edited, then a block moved (the «Monter» button without JavaScript, dragging with it),
-// every edit kept; two tabs on the same page, the second save getting the conflict
-// screen with its content intact; the draft invisible on the site until «Publier».
+// every edit kept; two tabs on the same page: different blocks merge, the same paragraph
+// (or title) gets the conflict screen listing only it, with what each typed and a
+// choice; the draft invisible on the site until «Publier».
 // With JavaScript, a block is also added in place and leaving with unsaved changes asks
 // first. axe-core finds nothing on the editor and the conflict screen.
-import { withoutIds } from './helpers.js';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,6 +16,7 @@ import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { caller } from '../support/fixtures.js';
 import { axeViolations, checkScreen } from '../support/walk.js';
+import { withoutIds } from './helpers.js';
 
 describe('page editor in a browser (JavaScript on and off)', function () {
   this.timeout(120_000);
@@ -154,6 +155,55 @@ describe('page editor in a browser (JavaScript on and off)', function () {
       const kept = await getDraft(ctx, page.id);
       expect(kept.title).to.equal('Titre du second onglet');
       expect(withoutIds(kept.blocks[1])).to.deep.equal({ type: 'paragraph', text: 'Texte du second onglet' });
+    });
+
+    it(`${mode}: two tabs edit different blocks and both save: both edits are in the draft, no conflict screen`, async () => {
+      const page = await threeBlocks();
+      const first = await editorTab(javaScriptEnabled);
+      const second = await editorTab(javaScriptEnabled, first.cookie);
+      await first.page.goto(`${baseUrl}/admin/pages/${page.id}`);
+      await second.page.goto(`${baseUrl}/admin/pages/${page.id}`);
+      await first.page.locator('#b-0-text').fill('Premier du premier onglet');
+      await first.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await first.page.waitForLoadState();
+      await second.page.locator('#b-2-text').fill('Troisième du second onglet');
+      await second.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await second.page.waitForLoadState();
+      expect(await second.page.locator('.conflict-fields, .conflict-current').count()).to.equal(0);
+      expect(await second.page.locator('.admin-main > .alert').first().textContent()).to.match(/^Fusionné avec les modifications de /);
+      expect(withoutIds((await getDraft(ctx, page.id)).blocks).map((block) => block.text)).to.deep.equal([
+        'Premier du premier onglet',
+        'Deuxième',
+        'Troisième du second onglet',
+      ]);
+    });
+
+    it(`${mode}: two tabs edit the same paragraph: the conflict screen lists that paragraph only, with what each typed`, async () => {
+      const page = await threeBlocks();
+      const first = await editorTab(javaScriptEnabled);
+      const second = await editorTab(javaScriptEnabled, first.cookie);
+      await first.page.goto(`${baseUrl}/admin/pages/${page.id}`);
+      await second.page.goto(`${baseUrl}/admin/pages/${page.id}`);
+      await first.page.locator('#b-1-text').fill('Deuxième selon le premier onglet');
+      await first.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await first.page.waitForLoadState();
+      const saved = await getDraft(ctx, page.id);
+      await second.page.locator('#b-1-text').fill('Deuxième selon le second onglet');
+      await second.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await second.page.waitForLoadState();
+      const clashes = second.page.locator('.conflict-field');
+      expect(await clashes.count()).to.equal(1);
+      expect(await clashes.locator('legend').textContent()).to.equal('Bloc 2\u00a0: Texte');
+      const listed = await clashes.textContent();
+      expect(listed).to.include('Deuxième selon le premier onglet').and.include('Deuxième selon le second onglet');
+      expect(await second.page.locator('#b-1-text').inputValue()).to.equal('Deuxième selon le second onglet');
+      expect(await getDraft(ctx, page.id)).to.deep.equal(saved);
+      expect(await axeViolations(second.page, javaScriptEnabled ? undefined : (await editorTab(true)).page)).to.deep.equal([]);
+      // Taking the other version, then saving.
+      await second.page.getByLabel(/Prendre l’autre version/).check();
+      await second.page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await second.page.waitForLoadState();
+      expect(withoutIds((await getDraft(ctx, page.id)).blocks)[1]).to.deep.equal({ type: 'paragraph', text: 'Deuxième selon le premier onglet' });
     });
   }
 

@@ -3,7 +3,6 @@
 // the text changed and «Programmer la publication» pressed for a time on the site's wall
 // clock; the site keeps the live page until that time comes (the app's clock is injected
 // and its scheduler runs as on a server), then shows the new text by itself.
-import { withoutIds } from './helpers.js';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -13,6 +12,7 @@ import { startScheduledPublishing } from '../../services/scheduled-publishing.js
 import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { caller } from '../support/fixtures.js';
+import { withoutIds } from './helpers.js';
 
 // 15 January 2026, 9 h 00 UTC: 10 h 00 in Paris (UTC+1 in winter).
 const T0 = Date.UTC(2026, 0, 15, 9, 0);

@@ -1,6 +1,5 @@
 // The pages module's admin screens: tree, page form, the one-document editor without JavaScript,
 // duplicate, delete with the children rule, media library.
-import { withoutIds } from '../../pages/helpers.js';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
@@ -11,6 +10,7 @@ import { PNG_1X1 } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../../support/admin-client.js';
 import { getDraft } from '../../../models/pages/drafts.js';
 import { fieldValue, formFields, setField, submitEditor } from '../../pages/editor-form.js';
+import { withoutIds } from '../../pages/helpers.js';
 
 describe('/admin pages screens', () => {
   let app: App;
