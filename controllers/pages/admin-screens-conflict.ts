@@ -36,13 +36,17 @@ const PAGE_FIELDS: Record<string, [string, string]> = {
   'seo.noindex': ['seo_noindex', 'Masquer aux moteurs de recherche'],
 };
 
+/** The fields a choice may replace: the page's and the blocks' content fields, nothing else of the form. */
+const CHOOSABLE = /^(?:title|slug|parent_id|template|visibility|created_at|seo_title|seo_description|seo_image|seo_noindex|b\.[a-z0-9]{1,16}\.(?!(?:id|type|json)$)[a-z_]{1,32})$/;
+
 /** Replaces each field whose `take:` choice is «theirs» by the other version it carries. */
 export function applyChoices(body: Record<string, unknown>): void {
   for (const [key, choice] of Object.entries(body)) {
     if (!key.startsWith('take:') || choice !== 'theirs') continue;
     const name = key.slice('take:'.length);
     const theirs = body[`theirs:${name}`];
-    if (typeof theirs === 'string' && name in body) body[name] = theirs;
+    // Present or not: an unchecked box is absent from the body, its other version «on».
+    if (typeof theirs === 'string' && CHOOSABLE.test(name)) body[name] = theirs;
   }
 }
 

@@ -9,6 +9,7 @@ import { AdminClient, textOf } from '../support/admin-client.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { fieldValue, formFields, setField, submitEditor, type Fields } from './editor-form.js';
 import { withoutIds } from './helpers.js';
+import { applyChoices } from '../../controllers/pages/admin-screens-conflict.js';
 
 describe('page editor: two people, one page (merged saves, no JavaScript)', () => {
   let app: App;
@@ -108,4 +109,27 @@ describe('page editor: two people, one page (merged saves, no JavaScript)', () =
     const first = await ctx.db('app_page_revisions').where({ page_id: id, number: 1 }).first();
     return (first!.blocks as unknown as Array<{ id: string }>).map((block) => block.id);
   }
+});
+
+describe('applyChoices (the conflict screen’s «Prendre l’autre version»)', () => {
+  it('puts the other version in the chosen content fields only, an unchecked box included', () => {
+    const body: Record<string, unknown> = {
+      title: 'Mien',
+      'take:title': 'theirs',
+      'theirs:title': 'Leur',
+      'take:seo_noindex': 'theirs',
+      'theirs:seo_noindex': 'on',
+      'b.1.text': 'Mien',
+      'take:b.1.text': 'mine',
+      'theirs:b.1.text': 'Leur',
+      if_revision: '3',
+      'take:if_revision': 'theirs',
+      'theirs:if_revision': '9',
+      'b.1.id': 'abc',
+      'take:b.1.id': 'theirs',
+      'theirs:b.1.id': 'xyz',
+    };
+    applyChoices(body);
+    expect(body).to.include({ title: 'Leur', seo_noindex: 'on', 'b.1.text': 'Mien', if_revision: '3', 'b.1.id': 'abc' });
+  });
 });
