@@ -37,7 +37,8 @@ const PAGE_FIELDS: Record<string, [string, string]> = {
 };
 
 /** The fields a choice may replace: the page's and the blocks' content fields, nothing else of the form. */
-const CHOOSABLE = /^(?:title|slug|parent_id|template|visibility|created_at|seo_title|seo_description|seo_image|seo_noindex|b\.[a-z0-9]{1,16}\.(?!(?:id|type|json)$)[a-z_]{1,32})$/;
+const CHOOSABLE =
+  /^(?:title|slug|parent_id|template|visibility|created_at|seo_title|seo_description|seo_image|seo_noindex|b\.[a-z0-9]{1,16}\.(?!(?:id|type|json)$)[a-z_]{1,32})$/;
 
 /** Replaces each field whose `take:` choice is «theirs» by the other version it carries. */
 export function applyChoices(body: Record<string, unknown>): void {
