@@ -24,12 +24,21 @@ export interface MergeResult {
 
 const SCALAR_FIELDS = ['title', 'slug', 'parent_id', 'template', 'visibility', 'created_at'] as const;
 
-/** Values compared as stored: JSON for arrays and objects, times for dates. */
-function same(a: unknown, b: unknown): boolean {
+/** JSON with every object's keys sorted: PostgreSQL's jsonb keeps its own key order, a client another. */
+function canonical(value: unknown): string | undefined {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+/** Values compared as stored: JSON whatever the keys' order for arrays and objects, times for dates. */
+export function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date) {
     return a !== undefined && b !== undefined && a !== null && b !== null && new Date(a as Date).getTime() === new Date(b as Date).getTime();
   }
-  return JSON.stringify(a) === JSON.stringify(b);
+  return canonical(a) === canonical(b);
 }
 
 /** One value merged: `ok` with the value, or a conflict. */

@@ -24,7 +24,7 @@ import {
   TITLE_MAX_LENGTH,
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
-import { mergeContent } from './merge.js';
+import { mergeContent, same } from './merge.js';
 import {
   CONTENT_COLUMNS,
   contentOf,
@@ -301,8 +301,8 @@ export function contentPatch(from: PageContent, to: PageContent): PagePatch {
   if (to.slug !== from.slug) patch.slug = to.slug;
   if (to.parent_id !== from.parent_id) patch.parent_id = to.parent_id;
   if (to.template !== from.template) patch.template = to.template;
-  if (JSON.stringify(to.blocks) !== JSON.stringify(from.blocks)) patch.blocks = to.blocks;
-  if (JSON.stringify(to.seo) !== JSON.stringify(from.seo)) patch.seo = to.seo;
+  if (!same(to.blocks, from.blocks)) patch.blocks = to.blocks;
+  if (!same(to.seo, from.seo)) patch.seo = to.seo;
   if (to.visibility !== from.visibility) patch.visibility = to.visibility;
   if (new Date(to.created_at).getTime() !== new Date(from.created_at).getTime()) patch.created_at = new Date(to.created_at).toISOString();
   return patch;

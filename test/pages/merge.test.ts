@@ -119,6 +119,12 @@ const cases: Case[] = [
     merged: { blocks: [h('a', 'Ouverture'), p('c', 'Fermé le dimanche')] },
   },
   {
+    name: 'a block deleted on the other side, untouched here though its keys come in another order',
+    mine: { blocks: [{ id: 'a', level: 2, text: 'Ouverture', type: 'heading' }, p('b', 'Du lundi au vendredi'), p('c', 'Fermé le dimanche')] },
+    theirs: { blocks: [p('b', 'Du lundi au vendredi'), p('c', 'Fermé le dimanche')] },
+    merged: { blocks: [p('b', 'Du lundi au vendredi'), p('c', 'Fermé le dimanche')] },
+  },
+  {
     name: 'a block deleted on one side and edited on the other',
     mine: { blocks: [h('a', 'Ouverture'), p('c', 'Fermé le dimanche')] },
     theirs: { blocks: [h('a', 'Ouverture'), p('b', 'Du lundi au samedi'), p('c', 'Fermé le dimanche')] },
