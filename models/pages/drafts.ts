@@ -9,19 +9,8 @@ import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
 import { createPageCatalog, type PageCatalog } from './catalog.js';
 import { mergeContent, type MergeResult } from './merge.js';
 import { pageMessages, revisionMessages } from './messages.js';
-import {
-  assertMediaExist,
-  assertParentExists,
-  contentPatch,
-  isSelfOrAncestor,
-  lockTreeMoves,
-  mergedContent,
-  pageTarget,
-  updatePage,
-  type MergeOutcome,
-  type Page,
-  type PagePatch,
-} from './pages.js';
+import { assertMediaExist, assertParentExists, isSelfOrAncestor, lockTreeMoves, pageTarget, updatePage, type Page, type PagePatch } from './pages.js';
+import { contentPatch, mergedContent, type MergeOutcome } from './merged-writes.js';
 import {
   CONTENT_COLUMNS,
   contentOf,

@@ -24,7 +24,7 @@ import {
   TITLE_MAX_LENGTH,
 } from './rules.js';
 import { withFreeSlug } from './page-slugs.js';
-import { mergeContent, same } from './merge.js';
+import { contentPatch, mergedContent, type MergeOutcome } from './merged-writes.js';
 import {
   CONTENT_COLUMNS,
   contentOf,
@@ -276,13 +276,6 @@ function nextVersion(ctx: AppContext, previous: Date): Date {
   return new Date(Math.max(ctx.clock.nowMs(), new Date(previous).getTime() + 1));
 }
 
-/** What a write asked to merge answers besides the page: whether it merged, and with whose writes. */
-export interface MergeOutcome {
-  merged?: boolean;
-  /** The names of the accounts whose revisions the save was merged with. */
-  merged_with?: string[];
-}
-
 export interface UpdatePageOptions {
   /** The revision the write was based on; a newer one answers 409 (undefined: not checked). */
   ifRevision?: number;
@@ -292,36 +285,6 @@ export interface UpdatePageOptions {
   action?: string;
   /** The write publishes the pending draft: the draft and its schedule are cleared with it. */
   clearDraft?: boolean;
-}
-
-/** The fields of `to` that differ from `from`, as updatePage's patch (a publication, a merged live write). */
-export function contentPatch(from: PageContent, to: PageContent): PagePatch {
-  const patch: PagePatch = {};
-  if (to.title !== from.title) patch.title = to.title;
-  if (to.slug !== from.slug) patch.slug = to.slug;
-  if (to.parent_id !== from.parent_id) patch.parent_id = to.parent_id;
-  if (to.template !== from.template) patch.template = to.template;
-  if (!same(to.blocks, from.blocks)) patch.blocks = to.blocks;
-  if (!same(to.seo, from.seo)) patch.seo = to.seo;
-  if (to.visibility !== from.visibility) patch.visibility = to.visibility;
-  if (new Date(to.created_at).getTime() !== new Date(from.created_at).getTime()) patch.created_at = new Date(to.created_at).toISOString();
-  return patch;
-}
-
-/**
- * A stale write merged: `changes` were made on `base`, the page holds `current` now.
- * A clash of the two answers 409 with the conflicting fields and blocks, nothing written.
- */
-export async function mergedContent(
-  tx: AppContext,
-  pageId: number,
-  base: PageContent,
-  changes: Partial<PageContent>,
-  current: PageContent,
-): Promise<PageContent> {
-  const { content, conflicts } = mergeContent(base, { ...base, ...changes }, current);
-  if (conflicts.length) throw new RevisionConflictError(revisionMessages.mergeConflict, await currentContent(tx, pageId), conflicts);
-  return content;
 }
 
 interface LiveChanges {
