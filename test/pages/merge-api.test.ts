@@ -153,6 +153,8 @@ describe('block ids and merged saves (/app/api/admin/pages)', () => {
       });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ merged: true, title: 'Nos horaires', revision: 3, draft_revision: 3 });
+      const { name } = (await ctx.db('app_auth_users').where({ id: manager.id }).first())!;
+      expect(res.body.merged_with).to.deep.equal([name]);
       const expected = [
         { type: 'paragraph', text: 'Claire', id: ids[0] },
         { type: 'paragraph', text: 'Paragraphe 2', id: ids[1] },
