@@ -479,6 +479,24 @@ export interface KnexMigrationLockRow {
   is_locked: number;
 }
 
+export interface SiteSettingsRow {
+  id: boolean;
+  title: string | null;
+  tagline: string;
+  accent_colour: string | null;
+  home_page_id: number | null;
+  footer: string;
+  time_zone: string | null;
+  noindex: boolean;
+  theme: string;
+  logo: string | null;
+  /** The favicon's PNG sizes: `{"16": "/uploads/site/….png", …, "512": …}`. */
+  favicon: Record<string, string> | null;
+  social_image: string | null;
+  updated_by: number | null;
+  updated_at: Date;
+}
+
 // ---------------------------------------------------------------- knex('<table>') typing
 
 /** Insert and update values may also be knex.raw()/knex.fn.now(), which CompositeTableType does not allow by itself. */
@@ -509,6 +527,7 @@ export interface AppTables {
   app_auth_recovery_codes: Table<RecoveryCodeRow, RecoveryCodeInsert>;
   app_auth_pending_logins: Table<PendingLoginRow, PendingLoginInsert>;
   app_upload_blobs: Table<UploadBlobRow, UploadBlobInsert>;
+  app_site_settings: Table<SiteSettingsRow, Partial<SiteSettingsRow>>;
   knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;
   knex_migrations_lock: Table<KnexMigrationLockRow>;
 }

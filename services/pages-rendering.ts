@@ -10,6 +10,7 @@ import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.j
 import type { PageCatalog } from '../models/pages/catalog.js';
 import { readRenderFacts, type NavigationLink } from '../models/pages/navigation.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
+import { siteLook } from '../models/settings/store.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -126,7 +127,11 @@ export async function renderPage(
   const facts = await readRenderFacts(ctx, media);
   const isHome = url === '/';
   const preview = options.preview;
+  // From memory (models/settings/store.ts): no statement once read.
+  const site = await siteLook(ctx);
+  const shownImage = image ?? site.social_image_url ?? undefined;
   const html = await renderView(ctx.views, template.view, {
+    site,
     page,
     blocks,
     children,
@@ -138,8 +143,8 @@ export async function renderPage(
       title: nonEmpty(seo.title) ?? page.title,
       description: nonEmpty(seo.description),
       canonical: preview ? undefined : absoluteUrl(ctx.config.baseUrl, url),
-      image: image ? absoluteUrl(ctx.config.baseUrl, image) : undefined,
-      noindex: preview !== undefined || seo.noindex === true,
+      image: shownImage ? absoluteUrl(ctx.config.baseUrl, shownImage) : undefined,
+      noindex: preview !== undefined || seo.noindex === true || site.noindex,
     },
   });
   return {
@@ -153,10 +158,17 @@ export async function renderPage(
 /** `/` on a site without a home page: the list of the root pages (`roots`, already read). */
 export async function renderRootList(ctx: AppContext, catalog: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
   const facts = await readRenderFacts(ctx, []);
+  const site = await siteLook(ctx);
   const html = await renderView(ctx.views, 'site/home.njk', {
+    site,
     children: roots,
     navigationHtml: await navigationHtml(ctx, catalog, facts.navigation, '/'),
-    meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') },
+    meta: {
+      title: site.title,
+      canonical: absoluteUrl(ctx.config.baseUrl, '/'),
+      image: site.social_image_url ? absoluteUrl(ctx.config.baseUrl, site.social_image_url) : undefined,
+      noindex: site.noindex,
+    },
   });
   // The root list shows root pages only: it changes with them (and with the creation of a home page).
   return { html, contentType: HTML_TYPE, lastModified: facts.changedAt, shows: { pages: [], lists: [0], media: [], navigation: true } };
