@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import sharp from 'sharp';
 import type { AppContext } from '../../lib/context.js';
+import type { SiteSettingsRow } from '../../lib/tables.js';
 import { updatePage } from '../../models/pages/pages.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { makeChain, makePage, PNG_BYTES, userWith } from '../pages/helpers.js';
@@ -43,7 +44,8 @@ describe('site settings API (/app/api/admin/settings)', () => {
     admin = await userWith(ctx, ['admin.access', 'settings.manage']);
   });
 
-  const rowOf = () => ctx.db('app_site_settings').first();
+  // The row, or undefined when nothing was ever chosen (typed as found, for the assertions).
+  const rowOf = async () => (await ctx.db('app_site_settings').first()) as SiteSettingsRow & { favicon: Record<string, string> };
 
   it('answers the defaults while nothing was chosen: APP_NAME, APP_TIMEZONE, the default theme', async () => {
     const res = await request(app).get(API).set('Cookie', admin.cookie);
@@ -82,7 +84,7 @@ describe('site settings API (/app/api/admin/settings)', () => {
     expect(reset.body).to.include({ title: ctx.config.appName, time_zone: ctx.config.timeZone });
     expect(await rowOf()).to.include({ title: null, time_zone: null });
     const audit = await ctx.db('app_audit_events').where({ action: 'settings.updated' }).orderBy('id');
-    expect(audit.map((event: { details: { fields: string[] } }) => event.details.fields)).to.deep.equal([
+    expect(audit.map((event) => event.details.fields)).to.deep.equal([
       ['title', 'accent_colour', 'home_page_id', 'time_zone', 'noindex'],
       ['tagline', 'footer'],
       ['title', 'time_zone'],
