@@ -23,9 +23,11 @@ interface HomeChoice {
   publicBranch: boolean;
 }
 
-/** The zones of the select, the default (APP_TIMEZONE) first. */
-function timeZoneOptions(defaultZone: string): Array<{ value: string; label: string }> {
-  return [{ value: '', label: `Par défaut (${defaultZone})` }, ...Intl.supportedValuesOf('timeZone').map((zone) => ({ value: zone, label: zone }))];
+/** The zones of the select, the default (APP_TIMEZONE) first; an alias chosen through the API (America/Montreal) is kept. */
+function timeZoneOptions(defaultZone: string, chosen: unknown): Array<{ value: string; label: string }> {
+  const zones = Intl.supportedValuesOf('timeZone');
+  if (typeof chosen === 'string' && chosen && !zones.includes(chosen)) zones.push(chosen);
+  return [{ value: '', label: `Par défaut (${defaultZone})` }, ...zones.sort().map((zone) => ({ value: zone, label: zone }))];
 }
 
 function homeSearchOf(call: AnyCall): string {
@@ -63,7 +65,7 @@ export async function showSettingsScreen(call: AnyCall, locals: FormLocals = {},
   await renderAdmin(
     call,
     'admin/settings/edit.njk',
-    { pageTitle: settingsScreenMessages.pageTitle, settings, picker, timeZones: timeZoneOptions(ctx.config.timeZone), ...locals, values },
+    { pageTitle: settingsScreenMessages.pageTitle, settings, picker, timeZones: timeZoneOptions(ctx.config.timeZone, values.time_zone), ...locals, values },
     status,
   );
 }
