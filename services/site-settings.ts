@@ -49,7 +49,8 @@ async function faviconSizes(image: Buffer): Promise<Map<number, Buffer>> {
   const sizes = new Map<number, Buffer>();
   try {
     for (const size of FAVICON_SIZES) {
-      const png = await sharp()(image)
+      // Lenient as browsers are (a bad checksum is read), but a cut file is refused.
+      const png = await sharp()(image, { failOn: 'truncated' })
         .resize(size, size, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
         .png()
         .toBuffer();

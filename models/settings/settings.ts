@@ -47,7 +47,7 @@ export interface StoredSettings {
   settings: SiteSettings;
   /** The favicon's PNG sizes (URLs), when one was uploaded. */
   favicon: FaviconSet | null;
-  /** Whether the row says the home page (else: today's rule, the root page `accueil`). */
+  /** The row's last change (null: no row, every default). */
   updatedAt: Date | null;
 }
 

@@ -180,8 +180,9 @@ describe('site settings API (/app/api/admin/settings)', () => {
     expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).to.deep.equal([0, 1, 3]);
     expect([bytes[6], bytes[22], bytes[38]]).to.deep.equal([16, 32, 48]);
 
-    // An image whose bytes say PNG but which cannot be read: 400, the favicon kept.
-    const broken = await request(app).post(`${API}/favicon`).set('Cookie', admin.cookie).attach('file', PNG_BYTES, 'abime.png');
+    // An image whose bytes say PNG but which is cut short: 400, the favicon kept.
+    const cut = (await widePng()).subarray(0, 80);
+    const broken = await request(app).post(`${API}/favicon`).set('Cookie', admin.cookie).attach('file', cut, 'abime.png');
     expect(broken.status).to.equal(400);
     expect(broken.body.details[0].field).to.equal('file');
     expect((await rowOf()).favicon).to.deep.equal(row.favicon);
@@ -195,11 +196,21 @@ describe('site settings API (/app/api/admin/settings)', () => {
     expect((await rowOf()).favicon).to.equal(null);
   });
 
-  it('refuses an upload that is not an image (415) and one without a file (400), writing nothing', async () => {
+  it('refuses an upload that is not an image (415), one without a file and one for no known image (400), writing nothing', async () => {
+    const stored = async () => {
+      const names: string[] = [];
+      for await (const name of ctx.uploads.configured.list()) names.push(name);
+      return names;
+    };
+    const before = await stored();
     const fake = await request(app).post(`${API}/logo`).set('Cookie', admin.cookie).attach('file', Buffer.from('<svg/>'), 'logo.svg');
     expect(fake.status).to.equal(415);
     const none = await request(app).post(`${API}/logo`).set('Cookie', admin.cookie).field('x', '1');
     expect(none.status).to.equal(400);
+    const unknown = await request(app).post(`${API}/banner`).set('Cookie', admin.cookie).attach('file', PNG_BYTES, 'banniere.png');
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.details[0].field).to.equal('image');
+    expect(await stored()).to.deep.equal(before);
     expect(await rowOf()).to.equal(undefined);
   });
 

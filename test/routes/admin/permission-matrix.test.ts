@@ -143,6 +143,11 @@ const SITE_SAMPLES: Record<string, Sample> = {
     ok: 303,
     path: async (f) => `/admin/redirects/${(await createRedirect(f.ctx, { from: `/vieux-${unique()}`, page_id: (await f.page()).id })).id}/delete`,
   },
+  // Settings module
+  'GET /admin/settings': { ok: 200, path: () => '/admin/settings' },
+  'POST /admin/settings': { ok: 303, path: () => '/admin/settings', fields: () => ({ title: 'Mon site', theme: 'default' }) },
+  'POST /admin/settings/:image': { ok: 303, path: () => '/admin/settings/favicon' },
+  'POST /admin/settings/:image/delete': { ok: 303, path: () => '/admin/settings/logo/delete' },
   // The profile page, in both places
   ...profileSamples('/admin/profile'),
   ...profileSamples('/account'),

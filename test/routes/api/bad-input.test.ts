@@ -389,6 +389,17 @@ const SITE_CASES: Case[] = [
   { method: 'post', route: '/admin/redirects', path: '/admin/redirects', body: { from: 'Pas Bon', page_id: 1 }, status: 400, why: 'path not made of slugs' },
   { method: 'post', route: '/admin/redirects', path: '/admin/redirects', body: { from: '/a', page_id: 1, kind: 'manual' }, status: 400, why: 'unknown field' },
   { method: 'delete', route: '/admin/redirects/:id', path: '/admin/redirects/abc', status: 400, why: 'id not a number' },
+  // Settings module
+  { method: 'get', route: '/admin/settings', path: '/admin/settings?full=1', status: 400, why: 'unknown query parameter' },
+  { method: 'put', route: '/admin/settings', path: '/admin/settings', body: { accent_colour: 'rouge' }, status: 400, why: 'colour not #rrggbb' },
+  { method: 'put', route: '/admin/settings', path: '/admin/settings', body: { home_page_id: '1e3' }, status: 400, why: 'exponent home page id' },
+  { method: 'put', route: '/admin/settings', path: '/admin/settings', body: { time_zone: 'Mars/Olympus' }, status: 400, why: 'unknown time zone' },
+  { method: 'put', route: '/admin/settings', path: '/admin/settings', body: { theme: 'sombre' }, status: 400, why: 'theme not installed' },
+  { method: 'put', route: '/admin/settings', path: '/admin/settings', body: { title: 'A\u0000B' }, status: 400, why: 'NUL in the title' },
+  { method: 'put', route: '/admin/settings', path: '/admin/settings', body: { title: 'Mon\nsite' }, status: 400, why: 'line break in the title', notSingleLine: 'title' },
+  { method: 'put', route: '/admin/settings', path: '/admin/settings', body: { favicon_url: '/x.png' }, status: 400, why: 'unknown field' },
+  { method: 'post', route: '/admin/settings/:image', path: '/admin/settings/logo', body: { file: 'data:image/png;base64,AAAA' }, status: 415, why: 'JSON instead of multipart' },
+  { method: 'delete', route: '/admin/settings/:image', path: '/admin/settings/banner', status: 400, why: 'unknown image' },
   // Pages module: public reads
   { method: 'get', route: '/pages/by-path', path: '/pages/by-path', status: 400, why: 'missing path' },
   { method: 'get', route: '/pages', path: '/pages?limit=0', status: 400, why: 'limit zero' },
@@ -447,6 +458,7 @@ describe('/app/api bad input', () => {
     'app_auth_user_roles',
     'app_pages',
     'app_pages_media',
+    'app_site_settings',
     ...fixtureModules().flatMap((fixture) => fixture.tables ?? []),
   ];
   const snapshot = async () =>
