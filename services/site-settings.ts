@@ -105,7 +105,7 @@ export async function removeImage(ctx: AppContext, origin: Origin, kind: Setting
  * An ICO file holding PNG images (Windows Vista's format, read by every browser): a
  * 6-byte header, a 16-byte entry per image, then the images.
  */
-export function icoOf(pngs: Array<{ size: number; png: Buffer }>): Buffer {
+function icoOf(pngs: Array<{ size: number; png: Buffer }>): Buffer {
   const header = Buffer.alloc(6 + 16 * pngs.length);
   header.writeUInt16LE(0, 0);
   header.writeUInt16LE(1, 2);

@@ -14,7 +14,10 @@ const colour = text()
   .pattern(/^#[0-9a-f]{6}$/)
   .messages({ 'string.pattern.base': settingsMessages.accentInvalid });
 
-const title = singleLine(text().trim().min(1).max(120)).messages({ 'string.empty': settingsMessages.titleInvalid, 'string.max': settingsMessages.titleInvalid });
+const title = singleLine(text().trim().min(1).max(120)).messages({
+  'string.empty': settingsMessages.titleInvalid,
+  'string.max': settingsMessages.titleInvalid,
+});
 const tagline = singleLine(text().trim().max(300)).allow('');
 const footer = text().max(5000).allow('');
 const timeZone = text().trim().min(1).max(100);
@@ -79,4 +82,8 @@ export const imageParams = Joi.object<{ image: 'logo' | 'favicon' | 'social-imag
 });
 
 /** /site-accent/<rrggbb>.css */
-export const accentParams = Joi.object<{ file: string }>({ file: Joi.string().pattern(/^[0-9a-f]{6}\.css$/).required() });
+export const accentParams = Joi.object<{ file: string }>({
+  file: Joi.string()
+    .pattern(/^[0-9a-f]{6}\.css$/)
+    .required(),
+});

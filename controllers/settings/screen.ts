@@ -4,7 +4,7 @@
 // picker does), and one small form per image (upload, removal).
 import Joi from 'joi';
 import { text } from '../../lib/schema-primitives.js';
-import { parentCandidates, placesOf } from '../../models/pages/admin-tree.js';
+import { parentCandidates, placesOf, type PagePlace } from '../../models/pages/admin-tree.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { changeSettings, currentSettings, removeImage, setImage } from '../../services/site-settings.js';
 import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
@@ -40,16 +40,18 @@ export async function showSettingsScreen(call: AnyCall, locals: FormLocals = {},
   const { ctx } = call;
   const settings = await currentSettings(ctx);
   const q = homeSearchOf(call);
-  const values = (locals.values as Record<string, unknown> | undefined) ?? {
+  const values: Record<string, unknown> = locals.values ?? {
     ...settings,
     accent_colour: settings.accent_colour ?? '',
     home_page_id: settings.home_page_id ?? '',
     // The title's default shows as itself; the zone's as «by default».
     time_zone: settings.time_zone === ctx.config.timeZone ? '' : settings.time_zone,
   };
-  const chosen = /^[1-9][0-9]{0,9}$/.test(String(values.home_page_id ?? '')) ? Number(values.home_page_id) : null;
+  const chosenValue = values.home_page_id;
+  const chosen =
+    (typeof chosenValue === 'string' || typeof chosenValue === 'number') && /^[1-9][0-9]{0,9}$/.test(String(chosenValue)) ? Number(chosenValue) : null;
   const [known, found] = await Promise.all([
-    chosen === null ? Promise.resolve(new Map()) : placesOf(ctx, [chosen]),
+    chosen === null ? Promise.resolve(new Map<number, PagePlace>()) : placesOf(ctx, [chosen]),
     q ? parentCandidates(ctx, q, null, PICKER_SIZE) : Promise.resolve({ items: [], more: false }),
   ]);
   const current = chosen === null ? undefined : known.get(chosen);

@@ -80,7 +80,7 @@ function fieldError(field: string, message: string): ValidationError {
   return new ValidationError(message, { details: [{ field, message }] });
 }
 
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   if (Intl.supportedValuesOf('timeZone').includes(zone)) return true;
   try {
     // Aliases (`UTC`, `Europe/Kiev`) are valid zones the list leaves out.
@@ -109,7 +109,8 @@ export interface SettingsActor {
 /** Inserts or updates the one row with `columns`, and records who changed which fields. */
 async function writeRow(ctx: AppContext, columns: Partial<SiteSettingsRow>, actor: SettingsActor | null, fields: string[]): Promise<void> {
   const values = { ...columns, updated_by: actor?.id ?? null, updated_at: ctx.clock.now() };
-  await ctx.db(SETTINGS_TABLE)
+  await ctx
+    .db(SETTINGS_TABLE)
     .insert({ id: true, ...values })
     .onConflict('id')
     .merge(Object.keys(values) as Array<keyof SiteSettingsRow>);
@@ -143,7 +144,7 @@ export async function setSettingsImage(
   const row = await ctx.db(SETTINGS_TABLE).forUpdate().first();
   const previous = row?.[image] ?? null;
   const column = image === 'favicon' && value !== null ? JSON.stringify(value) : value;
-  await writeRow(ctx, { [image]: column } as Partial<SiteSettingsRow>, actor, [image]);
+  await writeRow(ctx, { [image]: column }, actor, [image]);
   if (previous === null) return [];
-  return typeof previous === 'string' ? [previous] : Object.values(previous as FaviconSet);
+  return typeof previous === 'string' ? [previous] : Object.values(previous);
 }

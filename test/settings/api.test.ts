@@ -73,12 +73,27 @@ describe('site settings API (/app/api/admin/settings)', () => {
       .set('Cookie', admin.cookie)
       .send({ title: 'Mon site', accent_colour: '#1D4ED8', home_page_id: home, time_zone: 'America/Montreal', noindex: true });
     expect(first.status).to.equal(200);
-    expect(first.body).to.include({ title: 'Mon site', accent_colour: '#1d4ed8', home_page_id: home, time_zone: 'America/Montreal', noindex: true, tagline: '' });
+    expect(first.body).to.include({
+      title: 'Mon site',
+      accent_colour: '#1d4ed8',
+      home_page_id: home,
+      time_zone: 'America/Montreal',
+      noindex: true,
+      tagline: '',
+    });
     const second = await request(app).put(API).set('Cookie', admin.cookie).send({ tagline: 'Un slogan', footer: 'Fait avec *soin*' });
     expect(second.status).to.equal(200);
     expect(second.body).to.include({ title: 'Mon site', tagline: 'Un slogan', footer: 'Fait avec *soin*', accent_colour: '#1d4ed8', noindex: true });
     const row = await rowOf();
-    expect(row).to.include({ title: 'Mon site', tagline: 'Un slogan', accent_colour: '#1d4ed8', home_page_id: home, time_zone: 'America/Montreal', noindex: true, updated_by: admin.id });
+    expect(row).to.include({
+      title: 'Mon site',
+      tagline: 'Un slogan',
+      accent_colour: '#1d4ed8',
+      home_page_id: home,
+      time_zone: 'America/Montreal',
+      noindex: true,
+      updated_by: admin.id,
+    });
     // null puts the default back.
     const reset = await request(app).put(API).set('Cookie', admin.cookie).send({ title: null, time_zone: null });
     expect(reset.body).to.include({ title: ctx.config.appName, time_zone: ctx.config.timeZone });
@@ -161,12 +176,15 @@ describe('site settings API (/app/api/admin/settings)', () => {
   });
 
   it('makes a favicon of each size as square PNGs, /favicon.ico of the small ones, and replaces the files of the previous one', async () => {
-    const res = await request(app).post(`${API}/favicon`).set('Cookie', admin.cookie).attach('file', await widePng(), 'icone.png');
+    const res = await request(app)
+      .post(`${API}/favicon`)
+      .set('Cookie', admin.cookie)
+      .attach('file', await widePng(), 'icone.png');
     expect(res.status).to.equal(201);
     const row = await rowOf();
     expect(Object.keys(row.favicon).sort()).to.deep.equal(['16', '180', '192', '32', '48', '512']);
     expect(res.body.favicon_url).to.equal(row.favicon['512']);
-    for (const [size, url] of Object.entries(row.favicon as Record<string, string>)) {
+    for (const [size, url] of Object.entries(row.favicon)) {
       const served = await binary(app, url);
       expect(served.status, url).to.equal(200);
       expect(served.headers['content-type']).to.equal('image/png');
@@ -186,9 +204,12 @@ describe('site settings API (/app/api/admin/settings)', () => {
     expect(broken.status).to.equal(400);
     expect(broken.body.details[0].field).to.equal('file');
     expect((await rowOf()).favicon).to.deep.equal(row.favicon);
-    const again = await request(app).post(`${API}/favicon`).set('Cookie', admin.cookie).attach('file', await widePng(), 'autre.png');
+    const again = await request(app)
+      .post(`${API}/favicon`)
+      .set('Cookie', admin.cookie)
+      .attach('file', await widePng(), 'autre.png');
     expect(again.status).to.equal(201);
-    for (const url of Object.values(row.favicon as Record<string, string>)) expect(await ctx.uploads.exists(url.slice('/uploads/'.length)), url).to.equal(false);
+    for (const url of Object.values(row.favicon)) expect(await ctx.uploads.exists(url.slice('/uploads/'.length)), url).to.equal(false);
     expect((await request(app).delete(`${API}/favicon`).set('Cookie', admin.cookie)).status).to.equal(204);
     const fallback = await binary(app, '/favicon.ico');
     expect(fallback.status).to.equal(200);

@@ -67,7 +67,7 @@ describe('the settings screen (/admin/settings)', () => {
       noindex: true,
     });
     // Unchecked and emptied: the defaults back.
-    await client.post('/admin/settings', { ...FORM, noindex: [], accent_colour: '', time_zone: '' } as never, '/admin/settings');
+    await client.post('/admin/settings', { ...FORM, noindex: [], accent_colour: '', time_zone: '' }, '/admin/settings');
     expect(await rowOf()).to.include({ noindex: false, accent_colour: null, time_zone: null, home_page_id: null });
   });
 
@@ -115,7 +115,11 @@ describe('the settings screen (/admin/settings)', () => {
     expect(Object.keys(row?.favicon ?? {})).to.have.length(6);
     const screen = await client.get('/admin/settings');
     expect(screen.text).to.include(`src="${row?.logo}"`);
-    const notImage = await request(app).post('/admin/settings/logo').set('Cookie', client.cookies()).field('_csrf', token).attach('file', Buffer.from('texte'), 'x.png');
+    const notImage = await request(app)
+      .post('/admin/settings/logo')
+      .set('Cookie', client.cookies())
+      .field('_csrf', token)
+      .attach('file', Buffer.from('texte'), 'x.png');
     expect(notImage.status).to.equal(415);
     const removed = await client.post('/admin/settings/logo/delete', {}, '/admin/settings');
     expect(removed.status).to.equal(303);

@@ -66,7 +66,9 @@ describe('site settings on the public site', () => {
   });
 
   it('renders the footer’s Markdown subset, escaped, with safe links only', async () => {
-    await changeSettings(ctx, SYSTEM, { footer: '© *Les Jardins* — [contact](https://exemple.fr/contact)\n\n<script>alert(1)</script> [piège](javascript:alert(1))' });
+    await changeSettings(ctx, SYSTEM, {
+      footer: '© *Les Jardins* — [contact](https://exemple.fr/contact)\n\n<script>alert(1)</script> [piège](javascript:alert(1))',
+    });
     const footer = /<footer class="site-footer">([\s\S]*?)<\/footer>/.exec((await get('/p1')).text)?.[1] ?? '';
     expect(footer).to.include('<p>© <em>Les Jardins</em> — <a href="https://exemple.fr/contact">contact</a></p>');
     expect(footer).to.include('&lt;script&gt;alert(1)&lt;/script&gt;');

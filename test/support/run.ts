@@ -97,7 +97,7 @@ async function eachAlone(list: string[], concurrency: number): Promise<Counts[]>
 
 /** The files that took longest (wall time, from the hooks' records), to know where the suite's time goes. */
 function printSlowestFiles(count: number): void {
-  let lines: string[] = [];
+  let lines: string[];
   try {
     lines = readFileSync(timesFile, 'utf8').trim().split('\n');
   } catch {
