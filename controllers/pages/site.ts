@@ -14,7 +14,7 @@ import { renderPage, renderRootList, type RenderedPage } from '../../services/pa
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import { siteRedirectAnswer } from './public-redirects.js';
 import { HOME_SLUG, isResolvablePath, listPublicChildrenAt, publicPlaceOf, resolvePublishedPage } from '../../models/pages/public.js';
-import { siteLook } from '../../models/settings/store.js';
+import { heldSiteLook, siteLook } from '../../models/settings/store.js';
 import { siteTitles } from './messages.js';
 
 /** A rendered page as an answer the read cache can keep, depending on what it shows. */
@@ -33,8 +33,9 @@ async function homeSegments(reads: AppContext): Promise<string[]> {
   return place ? place.path.slice(1).split('/') : [HOME_SLUG];
 }
 
-export function notFoundPage(res: Response): void {
-  res.status(404).render('site/not-found.njk', { meta: { title: siteTitles.notFound, noindex: true } });
+/** The 404 page: it reads nothing (the site's settings only when this process holds them already). */
+export function notFoundPage(res: Response, ctx?: AppContext): void {
+  res.status(404).render('site/not-found.njk', { site: ctx && heldSiteLook(ctx), meta: { title: siteTitles.notFound, noindex: true } });
 }
 
 /** `/` while no account exists: says so and links to the first run; never cached anywhere. */
@@ -71,23 +72,23 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
 export async function renderPublicPage(catalog: PageCatalog, call: Call): Promise<void> {
   const { ctx, req, res } = call;
   const path = req.path;
-  if (path.startsWith('//')) return notFoundPage(res);
+  if (path.startsWith('//')) return notFoundPage(res, ctx);
   if (path.length > 1 && path.endsWith('/')) {
     // One canonical URL per page: `/a/b/` → `/a/b` (the query string kept).
     const queryIndex = req.originalUrl.indexOf('?');
     const query = queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '';
     const target = path.replace(/\/+$/, '');
     // Only to a path made of slugs: never to `//host` or `/\host` (open redirect).
-    return isResolvablePath(target.slice(1).split('/')) ? res.redirect(301, target + query) : notFoundPage(res);
+    return isResolvablePath(target.slice(1).split('/')) ? res.redirect(301, target + query) : notFoundPage(res, ctx);
   }
   const segments = path.slice(1).split('/');
-  if (!isResolvablePath(segments)) return notFoundPage(res);
+  if (!isResolvablePath(segments)) return notFoundPage(res, ctx);
   const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async (reads) => {
     const resolved = await resolvePublishedPage(reads, segments);
     if (!resolved) return siteRedirectAnswer(reads, segments);
     return pageAnswer(await renderPage(reads, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path));
   });
-  if (!answer) return notFoundPage(res);
+  if (!answer) return notFoundPage(res, ctx);
   const queryIndex = req.originalUrl.indexOf('?');
   sendAnswer(res, answer, publicCacheControl(ctx), queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '');
 }

@@ -90,3 +90,12 @@ export async function siteIcon(ctx: AppContext, build: (favicon: FaviconSet) => 
   });
   return memo.icon;
 }
+
+/**
+ * The settings when this process already holds them, else undefined: never a statement,
+ * for pages that read nothing (the 404 page shows the site's title and logo once known).
+ */
+export function heldSiteLook(ctx: AppContext): SiteLook | undefined {
+  if (!ctx.publicCache.hearsChanges) return undefined;
+  return (ctx.memo.modules.get(SETTINGS_MODULE) as SettingsMemo | undefined)?.current;
+}

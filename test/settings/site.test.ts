@@ -8,7 +8,7 @@ import type { AppContext } from '../../lib/context.js';
 import { updatePage } from '../../models/pages/pages.js';
 import { changeSettings } from '../../services/site-settings.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
-import { makeChain, makePage, userWith } from '../pages/helpers.js';
+import { countStatements, makeChain, makePage, userWith } from '../pages/helpers.js';
 import { PNG_1X1 } from '../support/fixtures.js';
 
 const SYSTEM = { userId: null, name: null, ip: null, userAgent: null, requestId: 'test' };
@@ -46,6 +46,19 @@ describe('site settings on the public site', () => {
     }
     expect((await get('/p1')).text).to.include('<title>p1 — Les Jardins &amp; Cie</title>');
     expect((await ctx.db('app_site_settings').first())?.title).to.equal('Les Jardins & Cie');
+  });
+
+  it('shows the title on the 404 page once this process holds the settings, reading nothing for it', async () => {
+    await changeSettings(ctx, SYSTEM, { title: 'Les Jardins' });
+    expect((await get('/p1')).status).to.equal(200);
+    const { result, count } = await countStatements(ctx, () =>
+      request(app)
+        .get('/Pas_Une_Page')
+        .then((res) => res),
+    );
+    expect(result.status).to.equal(404);
+    expect(result.text).to.include('<a class="site-name" href="/">Les Jardins</a>');
+    expect(count).to.equal(0);
   });
 
   it('shows the logo in the header and the accent colour as a stylesheet named after it', async () => {
