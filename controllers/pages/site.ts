@@ -86,7 +86,11 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async (reads) => {
     const resolved = await resolvePublishedPage(reads, segments);
     if (!resolved) return siteRedirectAnswer(reads, segments);
-    return pageAnswer(await renderPage(reads, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path));
+    // The home page at its own address is shown as `/` (its canonical URL): the chosen
+    // one, or, while none is chosen, the root page `accueil`.
+    const home = (await siteLook(reads)).home_page_id;
+    const isHome = home === null ? segments.length === 1 && segments[0] === HOME_SLUG : resolved.page.id === home;
+    return pageAnswer(await renderPage(reads, catalog, resolved, isHome ? '/' : path));
   });
   if (!answer) return notFoundPage(res, ctx);
   const queryIndex = req.originalUrl.indexOf('?');

@@ -130,6 +130,9 @@ describe('site settings on the public site', () => {
     await updatePage(ctx, chosen, { visibility: 'public' });
     expect((await get('/')).text).to.include('<title>maison2 — Site de test</title>');
     expect((await ctx.db('app_site_settings').first())?.home_page_id).to.equal(chosen);
+    // The home page's canonical address is `/`; `accueil`, no longer the home page, keeps its own.
+    expect((await get('/maison1/maison2')).text).to.include('<link rel="canonical" href="http://site.test/">');
+    expect((await get('/accueil')).text).to.include('<link rel="canonical" href="http://site.test/accueil">');
     expect(accueil.id).to.be.a('number');
   });
 
