@@ -13,6 +13,10 @@
 //      assert durations, such as a stop within 5 s), in one serial mocha run, alone on
 //      the machine, so that no neighbour's load decides their outcome.
 //
+// SITE_TEST_BESIDE, when set, is a shell command run as one more lane of the first phase
+// (CI's lint and type-check: work that asserts no duration either), so that the @serial
+// files still start alone; its exit status is its caller's business, not a test's.
+//
 // SITE_TEST_ISOLATE=1 runs every file in a process of its own instead (a fresh mocha,
 // a fresh clone of the template): each file then passes or fails without the others,
 // which is what CI proves. SITE_TEST_JOBS sets how many run at once in the parallel lane
@@ -139,6 +143,11 @@ try {
     // Buffered: its report is printed whole when the lane ends, after the workers' or among them.
     console.log(`\n== beside them, ${apart.length} files tagged @apart, one at a time${isolate ? ', each in a process of its own' : ''}`);
     lanes.push(isolate ? eachAlone(apart, 1) : runMocha(apart, true).then((counts) => [counts]));
+  }
+  const beside = process.env.SITE_TEST_BESIDE;
+  if (beside) {
+    console.log(`\n== beside them: ${beside}`);
+    lanes.push(new Promise((resolve) => spawn('bash', ['-c', beside], { cwd: root, stdio: 'inherit' }).on('close', () => resolve([]))));
   }
   for (const lane of await Promise.all(lanes)) add(lane);
   if (lanes.length) console.log(`\n== phase 1: ${seconds(phaseAt)}`);
