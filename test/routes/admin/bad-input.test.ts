@@ -235,6 +235,19 @@ const SITE_CASES: Case[] = [
   { row: 'POST /admin/redirects', path: '/admin/redirects', fields: { from: '', page_id: '' }, status: 400, why: 'empty fields' },
   { row: 'POST /admin/redirects', path: '/admin/redirects', fields: { from: '/admin/x', page_id: '1' }, status: 400, why: 'a path the site keeps' },
   { row: 'POST /admin/redirects/:id/delete', path: '/admin/redirects/999999/delete', status: 404, why: 'no such redirect' },
+  // Pages module: menus
+  { row: 'GET /admin/menus', path: '/admin/menus?x=%00', status: 200, why: 'unknown query parameters are ignored' },
+  {
+    row: 'POST /admin/menus/:name',
+    path: '/admin/menus/header',
+    fields: { label_0: 'X', url_0: 'javascript:alert(1)', level_0: '0', action: 'save' },
+    status: 400,
+    why: 'javascript: address',
+  },
+  { row: 'POST /admin/menus/:name', path: '/admin/menus/footer', fields: { label_0: 'A\r\nB', url_0: '/a', level_0: '0' }, status: 400, why: 'CR/LF in a label', notSingleLine: true },
+  { row: 'POST /admin/menus/:name', path: '/admin/menus/footer', fields: { label_0: 'A\u0000', url_0: '/a', level_0: '0' }, status: 400, why: 'NUL in a label' },
+  { row: 'POST /admin/menus/:name', path: '/admin/menus/footer', fields: { label_0: ['A', 'B'], url_0: '/a', level_0: '0' }, status: 400, why: 'a label given twice' },
+  { row: 'POST /admin/menus/:name', path: '/admin/menus/sidebar', fields: { action: 'save' }, status: 404, why: 'no such menu' },
   // The profile page, in both places
   ...profileCases('/admin/profile'),
   ...profileCases('/account'),
@@ -298,6 +311,7 @@ describe('/admin and /account bad input', () => {
     'app_auth_verifications',
     'app_pages',
     'app_pages_media',
+    'app_page_menus',
     ...fixtureModules().flatMap((fixture) => fixture.tables ?? []),
   ];
   const snapshot = () =>

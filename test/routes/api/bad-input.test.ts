@@ -389,6 +389,23 @@ const SITE_CASES: Case[] = [
   { method: 'post', route: '/admin/redirects', path: '/admin/redirects', body: { from: 'Pas Bon', page_id: 1 }, status: 400, why: 'path not made of slugs' },
   { method: 'post', route: '/admin/redirects', path: '/admin/redirects', body: { from: '/a', page_id: 1, kind: 'manual' }, status: 400, why: 'unknown field' },
   { method: 'delete', route: '/admin/redirects/:id', path: '/admin/redirects/abc', status: 400, why: 'id not a number' },
+  // Pages module: menus
+  { method: 'get', route: '/admin/menus/:name', path: '/admin/menus/sidebar', status: 404, why: 'no such menu' },
+  { method: 'get', route: '/admin/menus/:name', path: '/admin/menus/header?x=1', status: 400, why: 'unknown query parameter' },
+  { method: 'put', route: '/admin/menus/:name', path: '/admin/menus/header', body: { items: [{ label: 'X', url: 'javascript:alert(1)' }] }, status: 400, why: 'javascript: address' },
+  { method: 'put', route: '/admin/menus/:name', path: '/admin/menus/header', body: { items: [{ page_id: 1, url: '/a' }] }, status: 400, why: 'a page and an address' },
+  { method: 'put', route: '/admin/menus/:name', path: '/admin/menus/header', body: { items: [{ label: 'X', url: '/a', colour: 'red' }] }, status: 400, why: 'unknown field' },
+  {
+    method: 'put',
+    route: '/admin/menus/:name',
+    path: '/admin/menus/header',
+    body: { items: [{ label: 'A\nB', url: '/a' }] },
+    status: 400,
+    why: 'LF in a label',
+    notSingleLine: 'items[0].label',
+  },
+  { method: 'put', route: '/admin/menus/:name', path: '/admin/menus/header', body: { items: [{ label: 'A\u0000', url: '/a' }] }, status: 400, why: 'NUL in a label' },
+  { method: 'put', route: '/admin/menus/:name', path: '/admin/menus/sidebar', body: { items: [] }, status: 404, why: 'no such menu' },
   // Pages module: public reads
   { method: 'get', route: '/pages/by-path', path: '/pages/by-path', status: 400, why: 'missing path' },
   { method: 'get', route: '/pages', path: '/pages?limit=0', status: 400, why: 'limit zero' },
@@ -447,6 +464,7 @@ describe('/app/api bad input', () => {
     'app_auth_user_roles',
     'app_pages',
     'app_pages_media',
+    'app_page_menus',
     ...fixtureModules().flatMap((fixture) => fixture.tables ?? []),
   ];
   const snapshot = async () =>
