@@ -131,7 +131,7 @@ describe('migrations', () => {
     expect(await pendingMigrations(knex, site)).to.deep.equal(pagesMigrations);
     await pagesSchema.createTables(knex);
     expect(await pendingMigrations(knex, site)).to.deep.equal([]);
-    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage']);
+    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage', 'menus.manage']);
 
     await pagesSchema.dropTables(knex);
     expect(await appTables(knex)).to.not.include('app_pages');

@@ -44,6 +44,7 @@ describe('/admin shell', () => {
       '/admin/pages',
       '/admin/media',
       '/admin/redirects',
+      '/admin/menus',
       '/admin/profile',
     ]);
     expect(page.text).to.include('Ada Lovelace');
