@@ -9,7 +9,18 @@ import { NotFoundError } from '../../lib/errors.js';
 import { text } from '../../lib/schema-primitives.js';
 import { validateValue } from '../../lib/validation.js';
 import { parentCandidates } from '../../models/pages/admin-tree.js';
-import { describeLinks, getMenu, getMenus, isMenuName, MENU_LABELS, MENU_LIMITS, MENU_NAMES, saveMenu, type MenuLink, type MenuName } from '../../models/pages/menus.js';
+import {
+  describeLinks,
+  getMenu,
+  getMenus,
+  isMenuName,
+  MENU_LABELS,
+  MENU_LIMITS,
+  MENU_NAMES,
+  saveMenu,
+  type MenuLink,
+  type MenuName,
+} from '../../models/pages/menus.js';
 import { menuMessages } from '../../models/pages/messages.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
@@ -88,7 +99,7 @@ export function showMenus(call: AnyCall, locals: FormLocals = {}, status = 200):
 export function rerenderMenu(call: AnyCall, locals: FormLocals, status: number): Promise<void> {
   const name = (call.params as { name?: string }).name ?? '';
   if (!isMenuName(name)) return renderMenus(call, undefined, locals, status);
-  const values = (locals.values ?? {}) as Record<string, unknown>;
+  const values = locals.values ?? {};
   const draft: MenuDraft = { name, rows: rowsOfForm(values), q: '', matches: [], searched: false, unsaved: true };
   return renderMenus(call, draft, { ...locals, form: name }, status);
 }

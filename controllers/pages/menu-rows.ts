@@ -24,20 +24,25 @@ export function rowsOfForm(values: Record<string, unknown>): MenuRow[] {
     const index = Number(match[2]);
     byIndex.set(index, { ...byIndex.get(index), [match[1]]: value });
   }
-  const rows = [...byIndex.entries()]
+  const rows: MenuRow[] = [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
     .map(([, fields]) => ({
       label: fields.label ?? '',
-      page: /^[1-9][0-9]{0,9}$/.test(fields.page ?? '') ? fields.page! : '',
+      page: /^[1-9][0-9]{0,9}$/.test(fields.page ?? '') ? (fields.page ?? '') : '',
       url: fields.url ?? '',
-      level: (fields.level === '1' ? 1 : 0) as 0 | 1,
+      level: fields.level === '1' ? 1 : 0,
     }));
   if (rows[0]) rows[0].level = 0;
   return rows.slice(0, MENU_LIMITS.total + 1);
 }
 
 export function rowsOfItems(items: MenuLink[]): MenuRow[] {
-  const row = (link: MenuLink, level: 0 | 1): MenuRow => ({ label: link.label ?? '', page: link.page_id ? String(link.page_id) : '', url: link.url ?? '', level });
+  const row = (link: MenuLink, level: 0 | 1): MenuRow => ({
+    label: link.label ?? '',
+    page: link.page_id ? String(link.page_id) : '',
+    url: link.url ?? '',
+    level,
+  });
   return items.flatMap((item) => [row(item, 0), ...item.children.map((child) => row(child, 1))]);
 }
 

@@ -37,7 +37,9 @@ function linkSchema(children: Joi.Schema): Joi.ObjectSchema<MenuLink> {
     label: Joi.when('page_id', {
       is: hasPage,
       then: singleLine(text().trim().max(MENU_LIMITS.label)).allow(null, ''),
-      otherwise: singleLine(text().trim().max(MENU_LIMITS.label)).required().messages({ 'any.required': menuMessages.labelRequired, 'string.empty': menuMessages.labelRequired }),
+      otherwise: singleLine(text().trim().max(MENU_LIMITS.label))
+        .required()
+        .messages({ 'any.required': menuMessages.labelRequired, 'string.empty': menuMessages.labelRequired }),
     }).label('Libellé'),
     url: Joi.when('page_id', {
       is: hasPage,
@@ -67,7 +69,7 @@ export const menuBody = Joi.object<{ items: MenuLink[] }>({
     )
     .messages({ 'menu.total': menuMessages.tooMany(MENU_LIMITS.total) }),
 }).error((errors) => {
-  for (const error of errors as Joi.ErrorReport[]) error.path = [bracketed(error.path)];
+  for (const error of errors) error.path = [bracketed(error.path)];
   return errors;
 });
 

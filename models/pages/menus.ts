@@ -71,7 +71,10 @@ export async function getMenu(ctx: AppContext, name: string): Promise<Menu> {
 
 /** Both menus in one statement (the menu screen). */
 export async function getMenus(ctx: AppContext): Promise<Record<MenuName, Menu>> {
-  const rows = await ctx.db(MENUS_TABLE).whereIn('name', [...MENU_NAMES]).select('name', 'items');
+  const rows = await ctx
+    .db(MENUS_TABLE)
+    .whereIn('name', [...MENU_NAMES])
+    .select('name', 'items');
   const menus = {} as Record<MenuName, Menu>;
   for (const name of MENU_NAMES) {
     const row = rows.find((candidate) => candidate.name === name);
@@ -104,7 +107,12 @@ function normalized(items: MenuLink[]): MenuLink[] {
     url: item.page_id ? null : (item.url ?? null),
     children,
   });
-  return items.map((item) => link(item, (item.children ?? []).map((child) => link(child, []))));
+  return items.map((item) =>
+    link(
+      item,
+      (item.children ?? []).map((child) => link(child, [])),
+    ),
+  );
 }
 
 /**

@@ -23,7 +23,7 @@ export function menuAdminRoutes(tree: TreeOptions): AnyRoute[] {
       access: MANAGE,
       params: menuParams,
       body: menus.menuForm,
-      form: { name: (call) => String((call.params as { name?: unknown }).name ?? ''), rerender: menus.rerenderMenu },
+      form: { name: (call) => (call.params as { name: string }).name, rerender: menus.rerenderMenu },
       handler: (call) => menus.postMenuForm(tree, call),
     }),
   ];

@@ -48,7 +48,11 @@ describe('menus (/app/api/admin/menus/:name and the public site)', () => {
     installer = await makePage(ctx, { title: 'Installer', slug: 'installer', parent_id: guides.id });
     await makePage(ctx, { title: 'Contact', slug: 'contact' });
   });
-  const put = (name: string, body: unknown, cookie = editor.cookie) => request(app).put(`${API}/${name}`).set('Cookie', cookie).send(body as object);
+  const put = (name: string, body: unknown, cookie = editor.cookie) =>
+    request(app)
+      .put(`${API}/${name}`)
+      .set('Cookie', cookie)
+      .send(body as object);
   const get = (name: string, cookie = editor.cookie) => request(app).get(`${API}/${name}`).set('Cookie', cookie);
 
   it('gives an empty menu while it has never been edited; PUT replaces it, GET gives it back as stored, and the change is audited', async () => {
@@ -109,7 +113,18 @@ describe('menus (/app/api/admin/menus/:name and the public site)', () => {
     children: Array.from({ length: 3 }, (__, child) => ({ label: `S${child}`, url: `/s${child}` })),
   }));
   const refusals: Array<[string, () => unknown, string, string?]> = [
-    ['a javascript: address', () => ({ items: [{ label: 'A', url: '/a' }, { label: 'B', url: '/b' }, { label: 'X', url: 'javascript:alert(1)' }] }), 'items[2].url', menuMessages.urlInvalid],
+    [
+      'a javascript: address',
+      () => ({
+        items: [
+          { label: 'A', url: '/a' },
+          { label: 'B', url: '/b' },
+          { label: 'X', url: 'javascript:alert(1)' },
+        ],
+      }),
+      'items[2].url',
+      menuMessages.urlInvalid,
+    ],
     ['a data: address', () => ({ items: [{ label: 'X', url: 'data:text/html,<script>alert(1)</script>' }] }), 'items[0].url', menuMessages.urlInvalid],
     ['an ftp: address', () => ({ items: [{ label: 'X', url: 'ftp://example.org/f' }] }), 'items[0].url', menuMessages.urlInvalid],
     ['an address of another host without scheme', () => ({ items: [{ label: 'X', url: '//evil.example/x' }] }), 'items[0].url', menuMessages.urlInvalid],
@@ -125,7 +140,12 @@ describe('menus (/app/api/admin/menus/:name and the public site)', () => {
     ['a label with a bidirectional override', () => ({ items: [{ label: 'abc\u202Edef', page_id: guides.id }] }), 'items[0].label'],
     ['a label too long', () => ({ items: [{ label: 'x'.repeat(MENU_LIMITS.label + 1), url: '/a' }] }), 'items[0].label'],
     ['an address too long', () => ({ items: [{ label: 'A', url: '/' + 'a'.repeat(MENU_LIMITS.url) }] }), 'items[0].url'],
-    ['a sub-link with sub-links', () => ({ items: [{ label: 'A', url: '/a', children: [{ label: 'B', url: '/b', children: [{ label: 'C', url: '/c' }] }] }] }), 'items[0].children[0].children', menuMessages.tooDeep],
+    [
+      'a sub-link with sub-links',
+      () => ({ items: [{ label: 'A', url: '/a', children: [{ label: 'B', url: '/b', children: [{ label: 'C', url: '/c' }] }] }] }),
+      'items[0].children[0].children',
+      menuMessages.tooDeep,
+    ],
     ['a page that does not exist', () => ({ items: [{ label: 'A', url: '/a' }, { page_id: 999999 }] }), 'items[1].page_id', menuMessages.pageMissing],
     ['a page id that is not a number', () => ({ items: [{ page_id: 'un' }] }), 'items[0].page_id'],
     ['a page id of zero', () => ({ items: [{ page_id: 0 }] }), 'items[0].page_id'],
@@ -188,13 +208,29 @@ describe('menus (/app/api/admin/menus/:name and the public site)', () => {
       await put('header', {
         items: [
           { label: 'Accueil', url: '/' },
-          { page_id: guides.id, children: [{ page_id: installer.id, label: 'Bien démarrer' }, { label: 'Docs', url: 'https://example.org/docs' }] },
+          {
+            page_id: guides.id,
+            children: [
+              { page_id: installer.id, label: 'Bien démarrer' },
+              { label: 'Docs', url: 'https://example.org/docs' },
+            ],
+          },
         ],
       });
-      await put('footer', { items: [{ label: 'Écrire', url: 'mailto:contact@example.org' }, { label: 'Mentions', url: '/contact' }] });
+      await put('footer', {
+        items: [
+          { label: 'Écrire', url: 'mailto:contact@example.org' },
+          { label: 'Mentions', url: '/contact' },
+        ],
+      });
       const page = await request(app).get('/guides/installer');
       expect(page.status).to.equal(200);
-      expect(linksOf(page.text, 'site-nav')).to.deep.equal(['Accueil /', 'Guides /guides', '  Bien démarrer /guides/installer', '  Docs https://example.org/docs']);
+      expect(linksOf(page.text, 'site-nav')).to.deep.equal([
+        'Accueil /',
+        'Guides /guides',
+        '  Bien démarrer /guides/installer',
+        '  Docs https://example.org/docs',
+      ]);
       expect(linksOf(page.text, 'footer-nav')).to.deep.equal(['Écrire mailto:contact@example.org', 'Mentions /contact']);
       // The page shown and its section are marked.
       expect(page.text).to.include('<a href="/guides/installer" aria-current="page">Bien démarrer</a>');
@@ -229,7 +265,12 @@ describe('menus (/app/api/admin/menus/:name and the public site)', () => {
       // Published again, the page comes back.
       await updatePage(ctx, guides.id, { visibility: 'public' });
       await updatePage(ctx, hidden.id, { visibility: 'public' });
-      expect(linksOf((await request(app).get('/contact')).text, 'site-nav')).to.deep.equal(['Dessous /dessous', 'Brouillon /brouillon', 'Installer /guides/installer', 'Fin /fin']);
+      expect(linksOf((await request(app).get('/contact')).text, 'site-nav')).to.deep.equal([
+        'Dessous /dessous',
+        'Brouillon /brouillon',
+        'Installer /guides/installer',
+        'Fin /fin',
+      ]);
     });
 
     it('links the home page (slug accueil) at /', async () => {
