@@ -12,7 +12,7 @@ const MAILTO = /^mailto:[^\s/?#][^\s]*$/i;
 const SITE_PATH = /^\/(?![/\\])[^\s\\]*$/;
 
 /** https:, http: (with a host), mailto: or a path of the site (never `//host`): what a menu may link to. */
-export function isMenuUrl(value: string): boolean {
+function isMenuUrl(value: string): boolean {
   if (SITE_PATH.test(value) || MAILTO.test(value)) return true;
   if (!/^https?:\/\//i.test(value) || /\s/.test(value)) return false;
   try {

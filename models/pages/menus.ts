@@ -150,7 +150,7 @@ export async function saveMenu(ctx: AppContext, name: string, input: MenuLink[],
 }
 
 /** Why a page link does not show on the site, if it does not. */
-export type LinkProblem = 'deleted' | 'private';
+type LinkProblem = 'deleted' | 'private';
 
 export interface ScreenLink extends MenuLink {
   /** The linked page as it is now (title, address), when it exists. */
