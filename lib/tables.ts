@@ -343,6 +343,19 @@ export interface PageRedirectRow {
   created_by: number | null;
   created_at: Date;
 }
+/** A menu edited at least once (migration pages/20261127000100); `items` as models/pages/menus.ts writes it. */
+export interface PageMenuRow {
+  name: string;
+  items: unknown[];
+  updated_by: number | null;
+  updated_at: Date;
+}
+export interface PageMenuInsert {
+  name: string;
+  items: string;
+  updated_by?: number | null;
+  updated_at?: TimestampInput;
+}
 export interface PageRedirectInsert {
   id?: number;
   path: string;
@@ -520,6 +533,7 @@ export interface AppTables {
   app_page_revisions: Table<PageRevisionRow, PageRevisionInsert>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   app_page_redirects: Table<PageRedirectRow, PageRedirectInsert>;
+  app_page_menus: Table<PageMenuRow, PageMenuInsert>;
   app_audit_events: Table<AuditEventRow, AuditEventInsert>;
   app_audit_prune_state: Table<AuditPruneStateRow>;
   app_page_revision_prune_state: Table<PageRevisionPruneStateRow>;

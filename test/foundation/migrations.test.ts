@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: spawns app processes, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
@@ -134,7 +134,7 @@ describe('migrations', () => {
     expect(await pendingMigrations(knex, site)).to.deep.equal(['20261126004000_settings_tables']);
     await settingsSchema.createTables(knex);
     expect(await pendingMigrations(knex, site)).to.deep.equal([]);
-    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage']);
+    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage', 'menus.manage']);
     expect(await knex('app_auth_permissions').where({ section: 'site' }).pluck('key')).to.deep.equal(['settings.manage']);
 
     await settingsSchema.dropTables(knex);

@@ -45,6 +45,7 @@ describe('/admin shell', () => {
       '/admin/media',
       '/admin/redirects',
       '/admin/settings',
+      '/admin/menus',
       '/admin/profile',
     ]);
     expect(page.text).to.include('Ada Lovelace');
