@@ -129,7 +129,7 @@ describe('migrations', () => {
       .map((file) => file.replace(/\.(ts|js)$/, ''))
       .sort();
     expect(pagesMigrations[0]).to.equal('20261121000100_pages_tables');
-    expect(await pendingMigrations(knex, site)).to.deep.equal([...pagesMigrations, '20261126004000_settings_tables']);
+    expect(await pendingMigrations(knex, site)).to.deep.equal([...pagesMigrations, '20261126004000_settings_tables'].sort());
     await pagesSchema.createTables(knex);
     expect(await pendingMigrations(knex, site)).to.deep.equal(['20261126004000_settings_tables']);
     await settingsSchema.createTables(knex);
