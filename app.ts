@@ -172,7 +172,13 @@ function listen(server: Server, config: Config): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
+/**
+ * The server's start as `node dist/app.js` runs it: this file run directly (tsx, an
+ * unbundled build), or called by the entry the build writes in front of its bundle
+ * (scripts/build.mjs).
+ * @public
+ */
+export async function main(): Promise<void> {
   // Everything imported by now: the time since the process started is module loading.
   const startup: Record<string, number> = { modules: sinceProcessStart() };
   const bootLogger = createLogger('info');

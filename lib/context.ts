@@ -38,6 +38,8 @@ interface AppMemo {
   stopping: boolean;
   /** The key of the stored TOTP secrets, derived once from SESSION_SECRET (models/auth/two-factor-crypto.ts). */
   twoFactorKey?: Buffer;
+  /** What a module keeps per application, under its name (the settings module: the site's settings, read once). */
+  modules: Map<string, unknown>;
 }
 
 export interface AppContext {
@@ -91,6 +93,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     databaseDown: false,
     lastRateLimitSweep: 0,
     loggedOnce: new Set(),
+    modules: new Map(),
     setupCode: config.setupCode ?? newSetupCode(),
     stopping: false,
   };

@@ -14,13 +14,18 @@ const DEFAULT_PAGE_SIZE = 50;
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL refuses
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+// Built once: joi checks every set of messages against its preferences schema, a cost
+// each of the site's string fields paid at every start. A joi schema never changes (each
+// method returns a new one), so every caller can start from this one.
+const TEXT = Joi.string()
+  .custom((value: string, helpers) => (UNSTORABLE.test(value) ? helpers.error('string.unstorable') : value))
+  .messages({
+    'string.unstorable': textMessages.unstorable,
+  });
+
 /** A string that PostgreSQL can store. */
 export function text(): Joi.StringSchema {
-  return Joi.string()
-    .custom((value: string, helpers) => (UNSTORABLE.test(value) ? helpers.error('string.unstorable') : value))
-    .messages({
-      'string.unstorable': textMessages.unstorable,
-    });
+  return TEXT;
 }
 
 /** Whether a value (any depth of objects and arrays) holds a string PostgreSQL cannot store. */

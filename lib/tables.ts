@@ -343,6 +343,19 @@ export interface PageRedirectRow {
   created_by: number | null;
   created_at: Date;
 }
+/** A menu edited at least once (migration pages/20261127000100); `items` as models/pages/menus.ts writes it. */
+export interface PageMenuRow {
+  name: string;
+  items: unknown[];
+  updated_by: number | null;
+  updated_at: Date;
+}
+export interface PageMenuInsert {
+  name: string;
+  items: string;
+  updated_by?: number | null;
+  updated_at?: TimestampInput;
+}
 export interface PageRedirectInsert {
   id?: number;
   path: string;
@@ -479,6 +492,24 @@ export interface KnexMigrationLockRow {
   is_locked: number;
 }
 
+export interface SiteSettingsRow {
+  id: boolean;
+  title: string | null;
+  tagline: string;
+  accent_colour: string | null;
+  home_page_id: number | null;
+  footer: string;
+  time_zone: string | null;
+  noindex: boolean;
+  theme: string;
+  logo: string | null;
+  /** The favicon's PNG sizes: `{"16": "/uploads/site/….png", …, "512": …}`. */
+  favicon: Record<string, string> | null;
+  social_image: string | null;
+  updated_by: number | null;
+  updated_at: Date;
+}
+
 // ---------------------------------------------------------------- knex('<table>') typing
 
 /** Insert and update values may also be knex.raw()/knex.fn.now(), which CompositeTableType does not allow by itself. */
@@ -502,6 +533,7 @@ export interface AppTables {
   app_page_revisions: Table<PageRevisionRow, PageRevisionInsert>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   app_page_redirects: Table<PageRedirectRow, PageRedirectInsert>;
+  app_page_menus: Table<PageMenuRow, PageMenuInsert>;
   app_audit_events: Table<AuditEventRow, AuditEventInsert>;
   app_audit_prune_state: Table<AuditPruneStateRow>;
   app_page_revision_prune_state: Table<PageRevisionPruneStateRow>;
@@ -509,6 +541,7 @@ export interface AppTables {
   app_auth_recovery_codes: Table<RecoveryCodeRow, RecoveryCodeInsert>;
   app_auth_pending_logins: Table<PendingLoginRow, PendingLoginInsert>;
   app_upload_blobs: Table<UploadBlobRow, UploadBlobInsert>;
+  app_site_settings: Table<SiteSettingsRow, Partial<SiteSettingsRow>>;
   knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;
   knex_migrations_lock: Table<KnexMigrationLockRow>;
 }

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import nunjucks from 'nunjucks';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
-import { frenchDates, isoDateTime, timeElement, type DateInput } from './dates.js';
+import { frenchDates, isoDateTime, timeElement, type DateInput, type FrenchDates } from './dates.js';
 import { viewsDir } from './paths.js';
 import { countOf, fileSize } from './quantities.js';
 
@@ -26,10 +26,18 @@ export function createViews(config: Config, clock: Clock, moduleDirectories: rea
   });
   environment.addGlobal('appName', config.appName);
   // Dates on screens: French, in the site's time zone (APP_TIMEZONE): «22 novembre 2026 à 21 h 04».
+  // A view may name another zone (`date | frenchDateTime(site.time_zone)`: the public site's, a site setting).
   const dates = frenchDates(config.timeZone);
-  environment.addFilter('frenchDateTime', dates.dateTime);
-  environment.addFilter('frenchDate', dates.date);
-  environment.addFilter('frenchTime', dates.time);
+  const zones = new Map<string, FrenchDates>([[config.timeZone, dates]]);
+  const inZone = (zone: unknown): FrenchDates => {
+    if (typeof zone !== 'string' || !zone) return dates;
+    let known = zones.get(zone);
+    if (!known) zones.set(zone, (known = frenchDates(zone)));
+    return known;
+  };
+  environment.addFilter('frenchDateTime', (value: DateInput, zone?: unknown) => inZone(zone).dateTime(value));
+  environment.addFilter('frenchDate', (value: DateInput, zone?: unknown) => inZone(zone).date(value));
+  environment.addFilter('frenchTime', (value: DateInput, zone?: unknown) => inZone(zone).time(value));
   environment.addFilter('isoDateTime', isoDateTime);
   // Lists: «il y a 3 minutes» in a <time> holding the full date; now is the app's clock (tests move it).
   environment.addGlobal('timeAgo', (value: DateInput) => new nunjucks.runtime.SafeString(timeElement(dates, value, clock.now())));

@@ -20,7 +20,7 @@ import { requirePermission } from '../middleware/require-auth.js';
 import { letLostFormsThrough, refuseLostForms, restoreFormDraft } from './lost-session.js';
 import { profileRoutes } from './account.js';
 import { adminSurface } from './admin-surface.js';
-import { mountRoutes, route, type AnyRoute } from './define.js';
+import { builtOnFirstRequest, checkRows, mountRoutes, route, type AnyRoute } from './define.js';
 import { genericMessages } from '../lib/messages.js';
 
 const dashboard = { permission: 'admin.access' };
@@ -192,16 +192,21 @@ function idsAreNumbers(router: Router): void {
   }
 }
 
-export function adminRouter(ctx: AppContext, session: RequestHandler[]): Router {
-  const router = Router();
+/** /admin's router, built by its first request (routes/define.ts builtOnFirstRequest). */
+export function adminRouter(ctx: AppContext, session: RequestHandler[]): RequestHandler {
   const csrf = createCsrf(ctx);
-  router.use(...session, letLostFormsThrough(requirePermission()), csrf.provideToken, restoreFormDraft(ctx));
-  idsAreNumbers(router);
   const surface = adminSurface(ctx, csrf);
-  const profile = Router();
-  mountRoutes(profile, ctx, surface, profileRoutes);
-  router.use('/profile', profile);
-  mountRoutes(router, ctx, surface, ctx.site.adminRoutes);
-  router.use(refuseLostForms, notFound);
-  return router;
+  const rows = ctx.site.adminRoutes;
+  checkRows(surface, [...profileRoutes, ...rows]);
+  return builtOnFirstRequest(() => {
+    const router = Router();
+    router.use(...session, letLostFormsThrough(requirePermission()), csrf.provideToken, restoreFormDraft(ctx));
+    idsAreNumbers(router);
+    const profile = Router();
+    mountRoutes(profile, ctx, surface, profileRoutes);
+    router.use('/profile', profile);
+    mountRoutes(router, ctx, surface, rows);
+    router.use(refuseLostForms, notFound);
+    return router;
+  });
 }

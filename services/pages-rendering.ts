@@ -8,8 +8,9 @@ import type { AppContext } from '../lib/context.js';
 import { renderView } from '../lib/views.js';
 import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.js';
 import type { PageCatalog } from '../models/pages/catalog.js';
-import { readRenderFacts, type NavigationLink } from '../models/pages/navigation.js';
+import { readRenderFacts, type NavigationLink, type RenderFacts } from '../models/pages/navigation.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
+import { siteLook } from '../models/settings/store.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -23,7 +24,7 @@ interface PageShows {
   lists: number[];
   /** Media rows whose data it shows. */
   media: number[];
-  /** The site's navigation (the root pages' titles and addresses). */
+  /** The site's navigation and menus (the root pages' or the linked pages' titles and addresses). */
   navigation: true;
 }
 
@@ -77,27 +78,38 @@ function withParagraphHtml(catalog: PageCatalog, blocks: Block[]): Block[] {
   return blocks;
 }
 
-/** The navigation with the link of the page shown (`page`) or of its section (`true`) marked for aria-current. */
+/** The links with the one of the page shown (`page`) or of its section (`true`) marked for aria-current. */
 function navigationAt(navigation: NavigationLink[], url: string): Array<NavigationLink & { current?: string }> {
   return navigation.map((link) => {
-    if (link.url === url) return { ...link, current: 'page' };
-    return link.url !== '/' && url.startsWith(link.url + '/') ? { ...link, current: 'true' } : link;
+    const children = link.children ? navigationAt(link.children, url) : undefined;
+    const marked = children ? { ...link, children } : link;
+    if (link.url === url) return { ...marked, current: 'page' };
+    return link.url.startsWith('/') && link.url !== '/' && url.startsWith(link.url + '/') ? { ...marked, current: 'true' } : marked;
   });
 }
 
 /**
- * The header's navigation as HTML, rendered once per distinct links and current link:
- * a template loop over 13 links cost more than the rest of a page's render (65 µs
- * against 53 µs, measured), and every page of a section shows the same one.
+ * A menu of the site as HTML (the header's navigation, the footer's menu), rendered
+ * once per view, distinct links and current link: a template loop over 13 links cost
+ * more than the rest of a page's render (65 µs against 53 µs, measured), and every
+ * page of a section shows the same one.
  */
-async function navigationHtml(ctx: AppContext, catalog: PageCatalog, navigation: NavigationLink[], url: string): Promise<string> {
+async function menuHtml(ctx: AppContext, catalog: PageCatalog, view: string, navigation: NavigationLink[], url: string): Promise<string> {
   const links = navigationAt(navigation, url);
-  const key = JSON.stringify(links);
+  const key = view + JSON.stringify(links);
   const known = catalog.fragments.get(key);
   if (known !== undefined) return known;
-  const html = await renderView(ctx.views, 'site/navigation.njk', { navigation: links });
+  const html = await renderView(ctx.views, view, { navigation: links });
   catalog.fragments.set(key, html);
   return html;
+}
+
+/** The header's navigation and the footer's menu (none while it has never been edited: the layout's own footer). */
+async function menusHtml(ctx: AppContext, catalog: PageCatalog, facts: RenderFacts, url: string): Promise<{ navigationHtml: string; footerHtml?: string }> {
+  return {
+    navigationHtml: await menuHtml(ctx, catalog, 'site/navigation.njk', facts.navigation, url),
+    footerHtml: facts.footer ? await menuHtml(ctx, catalog, 'site/footer-menu.njk', facts.footer, url) : undefined,
+  };
 }
 
 /**
@@ -126,20 +138,24 @@ export async function renderPage(
   const facts = await readRenderFacts(ctx, media);
   const isHome = url === '/';
   const preview = options.preview;
+  // From memory (models/settings/store.ts): no statement once read.
+  const site = await siteLook(ctx);
+  const shownImage = image ?? site.social_image_url ?? undefined;
   const html = await renderView(ctx.views, template.view, {
+    site,
     page,
     blocks,
     children,
     preview,
-    navigationHtml: await navigationHtml(ctx, catalog, facts.navigation, url),
+    ...(await menusHtml(ctx, catalog, facts, url)),
     // The home page has none; every other level starts at the home page.
     breadcrumbs: isHome ? undefined : ancestorTitles.map((title, index) => ({ title, url: '/' + segments.slice(0, index + 1).join('/') })),
     meta: {
       title: nonEmpty(seo.title) ?? page.title,
       description: nonEmpty(seo.description),
       canonical: preview ? undefined : absoluteUrl(ctx.config.baseUrl, url),
-      image: image ? absoluteUrl(ctx.config.baseUrl, image) : undefined,
-      noindex: preview !== undefined || seo.noindex === true,
+      image: shownImage ? absoluteUrl(ctx.config.baseUrl, shownImage) : undefined,
+      noindex: preview !== undefined || seo.noindex === true || site.noindex,
     },
   });
   return {
@@ -153,10 +169,17 @@ export async function renderPage(
 /** `/` on a site without a home page: the list of the root pages (`roots`, already read). */
 export async function renderRootList(ctx: AppContext, catalog: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
   const facts = await readRenderFacts(ctx, []);
+  const site = await siteLook(ctx);
   const html = await renderView(ctx.views, 'site/home.njk', {
+    site,
     children: roots,
-    navigationHtml: await navigationHtml(ctx, catalog, facts.navigation, '/'),
-    meta: { title: ctx.config.appName, canonical: absoluteUrl(ctx.config.baseUrl, '/') },
+    ...(await menusHtml(ctx, catalog, facts, '/')),
+    meta: {
+      title: site.title,
+      canonical: absoluteUrl(ctx.config.baseUrl, '/'),
+      image: site.social_image_url ? absoluteUrl(ctx.config.baseUrl, site.social_image_url) : undefined,
+      noindex: site.noindex,
+    },
   });
   // The root list shows root pages only: it changes with them (and with the creation of a home page).
   return { html, contentType: HTML_TYPE, lastModified: facts.changedAt, shows: { pages: [], lists: [0], media: [], navigation: true } };

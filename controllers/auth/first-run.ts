@@ -10,6 +10,8 @@ import { authPageMessages } from './messages.js';
 import { answerRedirect } from './render.js';
 import type { FirstRunBody } from './schemas.js';
 import { rememberDevice } from './known-device.js';
+import { SETTINGS_MODULE } from '../../models/settings/store.js';
+import { changeSettings } from '../../services/site-settings.js';
 
 /** The hidden field by which the first-run form names itself (views/auth/first-run.njk). */
 const FIRST_RUN_FORM = { field: '_form', value: 'first-run' } as const;
@@ -46,6 +48,10 @@ export async function handleFirstRun({ ctx, origin, req, res, body }: Call<{ seg
     });
   }
   const user = await createFirstAdmin(ctx, { name: body.name, email: body.email, password: body.password, ip: origin.ip, setupCodeAsked });
+  // The site's title, when the settings module is there to keep it (empty: APP_NAME stays).
+  if (body.siteTitle && ctx.site.modules.includes(SETTINGS_MODULE)) {
+    await changeSettings(ctx, { ...origin, userId: user.id, name: user.name }, { title: body.siteTitle });
+  }
   await logInSession(req, user);
   rememberDevice(ctx, req, res, user.id);
   answerRedirect(req, res, '/admin', { user });

@@ -2,6 +2,7 @@
 // shared primitives. Forms ignore fields they do not know (_csrf, _t, _hp…): the /auth
 // surface is not strict, so validation strips them.
 import Joi from 'joi';
+import { singleLine } from '../../lib/validation.js';
 import { email as emailAddress, password as passwordText, personName, text } from '../../lib/schema-primitives.js';
 import { authMessages } from '../../models/auth/messages.js';
 
@@ -26,6 +27,8 @@ export interface AccountBody {
 export interface FirstRunBody extends AccountBody {
   /** Asked only when HOST is not loopback (lib/setup-code.ts). */
   setupCode?: string;
+  /** The site's title (settings module); empty keeps APP_NAME. */
+  siteTitle?: string;
 }
 export interface EmailBody {
   email: string;
@@ -56,7 +59,13 @@ export const secondFactorSchema = Joi.object<SecondFactorBody>({
 });
 export const loginSchema = Joi.object<LoginBody>({ email, password: password('Mot de passe'), next });
 export const accountSchema = Joi.object<AccountBody>({ name, email, password: password('Mot de passe') });
-export const firstRunSchema = Joi.object<FirstRunBody>({ name, email, password: password('Mot de passe'), setupCode: text().allow('').max(100) });
+export const firstRunSchema = Joi.object<FirstRunBody>({
+  name,
+  email,
+  password: password('Mot de passe'),
+  setupCode: text().allow('').max(100),
+  siteTitle: singleLine(text().trim().max(120)).allow('').label('Titre du site'),
+});
 export const emailOnlySchema = Joi.object<EmailBody>({ email });
 export const resetSchema = Joi.object<NewPasswordBody>({ email, token, newPassword: password('Nouveau mot de passe') });
 export const confirmSchema = Joi.object<LinkBody>({ email, token });

@@ -24,10 +24,12 @@ export const PAGES_AUDIT_ACTIONS: Record<string, AuditAction> = {
   'media.removed': { label: 'Média supprimé' },
   'redirect.created': { label: 'Redirection ajoutée' },
   'redirect.deleted': { label: 'Redirection supprimée' },
+  'menu.updated': { label: 'Menu modifié', target: () => '/admin/menus' },
 };
 
 export const PAGES_AUDIT_TARGETS: Record<string, AuditTarget> = {
   page: { label: 'Page', permission: 'pages.view' },
   media: { label: 'Média', permission: 'pages.view' },
   redirect: { label: 'Redirection', permission: 'pages.view' },
+  menu: { label: 'Menu', permission: 'menus.manage' },
 };

@@ -51,6 +51,10 @@ export const redirectScreenMessages = {
   deleted: 'La redirection est supprimée.',
 } as const;
 
+export const menuScreenMessages = {
+  saved: (menu: string) => `Le ${menu.charAt(0).toLowerCase()}${menu.slice(1)} est enregistré.`,
+} as const;
+
 export const revisionScreenMessages = {
   restored: (number: number) => `La révision ${number} est copiée dans le brouillon\u00a0: la page en ligne ne change qu’à la publication.`,
 } as const;
@@ -94,6 +98,7 @@ export const pageScreenTitles = {
   media: 'Médiathèque',
   image: (name: string) => `Image ${name}`,
   redirects: 'Redirections',
+  menus: 'Menus',
   /** A block's field in the error summary: «Bloc 2 : Texte». */
   blockField: (position: number, label: string) => `Bloc ${position}\u00a0: ${label}`,
 };

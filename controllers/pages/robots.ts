@@ -3,8 +3,11 @@
 // closed area is written as its exact path (`$`), its path with a query (`?`) and
 // everything under it (`/`), never as a bare prefix: `Disallow: /admin` would also
 // close a page `/administration` (a slug may begin like a reserved one).
+// With the site's «Ne pas indexer le site» setting, the whole site is closed.
 import type { Call } from '../../routes/define.js';
+import { siteLook } from '../../models/settings/store.js';
 import { absoluteUrl } from '../../services/pages-rendering.js';
+import { publicCacheControl } from './public-answers.js';
 
 const ROBOTS_CLOSED_PATHS = ['/admin', '/auth', '/account', '/app/api'] as const;
 
@@ -15,10 +18,12 @@ function robotsText(baseUrl: string): string {
   return lines.join('\n');
 }
 
-export function serveRobots(call: Call): void {
+export async function serveRobots(call: Call): Promise<void> {
   const { ctx, res } = call;
+  // The settings are in memory: no statement once read.
+  const { noindex } = await siteLook(ctx);
   res.set('Content-Type', 'text/plain; charset=utf-8');
-  // It changes only with BASE_URL (a restart): a day in caches is harmless.
-  res.set('Cache-Control', 'public, max-age=86400');
-  res.send(robotsText(ctx.config.baseUrl));
+  // It changes with the noindex setting: revalidated like the pages.
+  res.set('Cache-Control', publicCacheControl(ctx));
+  res.send(noindex ? 'User-agent: *\nDisallow: /\n' : robotsText(ctx.config.baseUrl));
 }

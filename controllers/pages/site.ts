@@ -13,16 +13,29 @@ import { pageCacheTags } from '../../models/pages/cache-tags.js';
 import { renderPage, renderRootList, type RenderedPage } from '../../services/pages-rendering.js';
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import { siteRedirectAnswer } from './public-redirects.js';
-import { HOME_SLUG, isResolvablePath, listPublicChildrenAt, resolvePublishedPage } from '../../models/pages/public.js';
+import { HOME_SLUG, isResolvablePath, listPublicChildrenAt, publicPlaceOf, resolvePublishedPage } from '../../models/pages/public.js';
+import { heldSiteLook, siteLook } from '../../models/settings/store.js';
 import { siteTitles } from './messages.js';
 
 /** A rendered page as an answer the read cache can keep, depending on what it shows. */
-function pageAnswer(rendered: RenderedPage): CachedAnswer {
-  return buildAnswer(rendered.html, { contentType: rendered.contentType, lastModified: rendered.lastModified, tags: pageCacheTags(rendered.shows) });
+function pageAnswer(rendered: RenderedPage, alsoShows: number[] = []): CachedAnswer {
+  const tags = pageCacheTags({ ...rendered.shows, pages: [...rendered.shows.pages, ...alsoShows] });
+  return buildAnswer(rendered.html, { contentType: rendered.contentType, lastModified: rendered.lastModified, tags });
 }
 
-export function notFoundPage(res: Response): void {
-  res.status(404).render('site/not-found.njk', { meta: { title: siteTitles.notFound, noindex: true } });
+/**
+ * The home page's chain of slugs: the page chosen in the settings while it is public,
+ * else today's rule, the root page `accueil`.
+ */
+async function homeSegments(reads: AppContext): Promise<string[]> {
+  const chosen = (await siteLook(reads)).home_page_id;
+  const place = chosen === null ? null : await publicPlaceOf(reads, chosen);
+  return place ? place.path.slice(1).split('/') : [HOME_SLUG];
+}
+
+/** The 404 page: it reads nothing (the site's settings only when this process holds them already). */
+export function notFoundPage(res: Response, ctx?: AppContext): void {
+  res.status(404).render('site/not-found.njk', { site: ctx && heldSiteLook(ctx), meta: { title: siteTitles.notFound, noindex: true } });
 }
 
 /** `/` while no account exists: says so and links to the first run; never cached anywhere. */
@@ -31,14 +44,17 @@ function renderNotConfigured(ctx: AppContext, res: Response): void {
   res.render('site/not-configured.njk', { meta: { title: ctx.config.appName, noindex: true } });
 }
 
-// GET / — the public root page whose slug is `accueil`, else a list of the root pages;
-// on an empty site without any account yet, the «not configured» page.
+// GET / — the home page chosen in the settings, else the public root page whose slug is
+// `accueil`, else a list of the root pages; on an empty site without any account yet,
+// the «not configured» page. The answer also depends on the chosen page's visibility.
 export async function renderHome(catalog: PageCatalog, call: Call): Promise<void> {
   const { ctx, res } = call;
   let notConfigured = false;
   const answer = await cachedAnswer(ctx, 'html:/', undefined, async (reads) => {
-    const resolved = await resolvePublishedPage(reads, [HOME_SLUG]);
-    if (resolved) return pageAnswer(await renderPage(reads, catalog, resolved, '/'));
+    const chosen = (await siteLook(reads)).home_page_id;
+    const alsoShows = chosen === null ? [] : [chosen];
+    const resolved = await resolvePublishedPage(reads, await homeSegments(reads));
+    if (resolved) return pageAnswer(await renderPage(reads, catalog, resolved, '/'), alsoShows);
     const { items } = await listPublicChildrenAt(reads, null, '', { limit: 200 });
     // Only an empty site asks whether an account exists (one statement, until one does):
     // the answer is then not stored, so the first run shows at once in every process.
@@ -46,7 +62,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
       notConfigured = true;
       return null;
     }
-    return pageAnswer(await renderRootList(reads, catalog, items));
+    return pageAnswer(await renderRootList(reads, catalog, items), alsoShows);
   });
   if (notConfigured) return renderNotConfigured(ctx, res);
   sendAnswer(res, answer!, publicCacheControl(ctx));
@@ -56,23 +72,27 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
 export async function renderPublicPage(catalog: PageCatalog, call: Call): Promise<void> {
   const { ctx, req, res } = call;
   const path = req.path;
-  if (path.startsWith('//')) return notFoundPage(res);
+  if (path.startsWith('//')) return notFoundPage(res, ctx);
   if (path.length > 1 && path.endsWith('/')) {
     // One canonical URL per page: `/a/b/` → `/a/b` (the query string kept).
     const queryIndex = req.originalUrl.indexOf('?');
     const query = queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '';
     const target = path.replace(/\/+$/, '');
     // Only to a path made of slugs: never to `//host` or `/\host` (open redirect).
-    return isResolvablePath(target.slice(1).split('/')) ? res.redirect(301, target + query) : notFoundPage(res);
+    return isResolvablePath(target.slice(1).split('/')) ? res.redirect(301, target + query) : notFoundPage(res, ctx);
   }
   const segments = path.slice(1).split('/');
-  if (!isResolvablePath(segments)) return notFoundPage(res);
+  if (!isResolvablePath(segments)) return notFoundPage(res, ctx);
   const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async (reads) => {
     const resolved = await resolvePublishedPage(reads, segments);
     if (!resolved) return siteRedirectAnswer(reads, segments);
-    return pageAnswer(await renderPage(reads, catalog, resolved, segments.length === 1 && segments[0] === HOME_SLUG ? '/' : path));
+    // The home page at its own address is shown as `/` (its canonical URL): the chosen
+    // one, or, while none is chosen, the root page `accueil`.
+    const home = (await siteLook(reads)).home_page_id;
+    const isHome = home === null ? segments.length === 1 && segments[0] === HOME_SLUG : resolved.page.id === home;
+    return pageAnswer(await renderPage(reads, catalog, resolved, isHome ? '/' : path));
   });
-  if (!answer) return notFoundPage(res);
+  if (!answer) return notFoundPage(res, ctx);
   const queryIndex = req.originalUrl.indexOf('?');
   sendAnswer(res, answer, publicCacheControl(ctx), queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '');
 }

@@ -10,5 +10,7 @@ export const PAGES_PERMISSION_SECTION: PermissionSection = {
   permissions: [
     { key: 'pages.view', label: 'Consulter les pages' },
     { key: 'pages.manage', label: 'Gérer les pages et les médias' },
+    // Seeded by migration pages/20261127000100_pages_menus (an editor's job, apart from pages.manage).
+    { key: 'menus.manage', label: 'Gérer les menus du site' },
   ],
 };

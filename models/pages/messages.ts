@@ -30,6 +30,17 @@ export const redirectMessages = {
   notFound: 'Redirection introuvable.',
 } as const;
 
+export const menuMessages = {
+  notFound: 'Menu introuvable : les menus du site sont « header » et « footer ».',
+  pageMissing: 'Cette page n’existe pas.',
+  urlInvalid: 'L’adresse doit commencer par https://, http://, mailto: ou / (un chemin du site).',
+  targetMissing: 'Un lien mène à une page ou à une adresse : l’une des deux est nécessaire.',
+  targetBoth: 'Un lien mène à une page ou à une adresse, pas aux deux.',
+  labelRequired: 'Le libellé est obligatoire pour un lien vers une adresse.',
+  tooDeep: 'Un sous-lien ne peut pas avoir de sous-liens : les menus ont un seul niveau d’imbrication.',
+  tooMany: (limit: number) => `Un menu compte au plus ${limit} liens, sous-liens compris.`,
+} as const;
+
 export const blockMessages = {
   idInvalid: 'L’identifiant d’un bloc est fait de lettres minuscules, de chiffres et de tirets (36 caractères au plus).',
   idTaken: 'Deux blocs de la page portent cet identifiant\u00a0: chaque bloc a le sien.',

@@ -18,7 +18,7 @@ import { parseImageUpload } from '../../lib/uploads.js';
 import { createCrossSiteRefusal } from '../../middleware/cross-site.js';
 import { notFound, toAppError } from '../../middleware/error-handler.js';
 import { createRateLimiter } from '../../middleware/rate-limit.js';
-import { mountRoutes, originOf, type AnyRoute, type FormSpec, type Surface } from '../define.js';
+import { builtOnFirstRequest, checkRows, mountRoutes, originOf, type AnyRoute, type FormSpec, type Surface } from '../define.js';
 import { apiMessages } from '../../lib/messages.js';
 
 /** Largest JSON body accepted (documented in docs/decisions.md); larger → 413. */
@@ -93,9 +93,15 @@ function apiSurface(ctx: AppContext, session: RequestHandler[]): Surface {
   };
 }
 
-export function apiRouter(ctx: AppContext, session: RequestHandler[]): Router {
-  const router = Router();
-  mountRoutes(router, ctx, apiSurface(ctx, session), ctx.site.apiRoutes);
-  router.use(notFound);
-  return router;
+/** The JSON API's router, built by its first request (routes/define.ts builtOnFirstRequest). */
+export function apiRouter(ctx: AppContext, session: RequestHandler[]): RequestHandler {
+  const surface = apiSurface(ctx, session);
+  const rows = ctx.site.apiRoutes;
+  checkRows(surface, rows);
+  return builtOnFirstRequest(() => {
+    const router = Router();
+    mountRoutes(router, ctx, surface, rows);
+    router.use(notFound);
+    return router;
+  });
 }

@@ -8,6 +8,7 @@ import { candidatesQuery, listParentCandidates } from '../../controllers/pages/a
 import { showPageTree, treeQuery, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
 import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
+import { menuAdminRoutes } from './menus.js';
 import { redirectAdminRoutes } from './redirects.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.js';
@@ -111,6 +112,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       handler: pages.removePage,
     }),
     ...redirectAdminRoutes(),
+    ...menuAdminRoutes(tree),
     route({ method: 'get', path: '/media', access: MANAGE, query: media.mediaLibraryQuery, handler: (call) => media.showMediaLibrary(call) }),
     route({
       method: 'post',

@@ -9,6 +9,7 @@ import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQue
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 import { mediaApiRoutes } from './media.js';
+import { menuApiRoutes } from './menus.js';
 import { redirectApiRoutes } from './redirects.js';
 import { revisionApiRoutes } from './revisions.js';
 
@@ -45,6 +46,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
     route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
     ...mediaApiRoutes(),
     ...redirectApiRoutes(),
+    ...menuApiRoutes(),
     route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),
     route({ method: 'get', path: '/pages', access: 'public', query: publicListQuery, handler: publicPages.listPublicPages }),
   ];

@@ -51,6 +51,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
       site.adminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
       site.adminScreen('pages', { href: '/admin/redirects', label: 'Redirections', permission: 'pages.view' });
+      site.adminScreen('pages', { href: '/admin/menus', label: 'Menus', permission: 'menus.manage' });
       site.apiRoutes(pagesApiRoutes(catalog));
       site.adminRoutes(pagesAdminRoutes(catalog, tree));
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));

@@ -13,6 +13,7 @@ import { projectRoot } from '../../lib/paths.js';
 import { recordAudit } from '../../models/audit.js';
 import { insertMedia } from '../../models/pages/media.js';
 import { createPage } from '../../models/pages/pages.js';
+import { saveMenu } from '../../models/pages/menus.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { chromiumAvailable, launchChromium, listenOnFreePort } from '../support/browser.js';
 import { caller, makeRole, makeUser, PNG_1X1 } from '../support/fixtures.js';
@@ -73,7 +74,12 @@ describe('users, roles, profile and media screens in a browser', function () {
       { filename: 'media/' + 'a'.repeat(32) + '.png', original_name: 'phare.png', mime_type: 'image/png', size: 41_677, alt: 'Un phare' },
       null,
     );
-    await createPage(ctx, { title: 'Bretagne', blocks: [{ type: 'image', media_id: media.id }] });
+    const bretagne = await createPage(ctx, { title: 'Bretagne', blocks: [{ type: 'image', media_id: media.id }] });
+    const hidden = await createPage(ctx, { title: 'Brouillon', visibility: 'private' });
+    await saveMenu(ctx, 'header', [
+      { label: null, page_id: bretagne.id, url: null, children: [{ label: 'Contact', page_id: null, url: 'mailto:contact@example.org', children: [] }] },
+      { label: null, page_id: hidden.id, url: null, children: [] },
+    ]);
 
     const screens = [
       '/admin/users',
@@ -87,6 +93,7 @@ describe('users, roles, profile and media screens in a browser', function () {
       '/account',
       '/admin/media',
       `/admin/media/${media.id}`,
+      '/admin/menus',
     ];
     const [name, value] = admin.cookie.split('=');
     const problems: string[] = [];

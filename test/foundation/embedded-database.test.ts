@@ -1,4 +1,4 @@
-// @serial: starts PostgreSQL clusters (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: starts PostgreSQL clusters, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // The zero-setup database is one cluster per data folder: a second server started on
 // the same folder must say so in one line and exit, not print a stack trace.
 import { spawnSync } from 'node:child_process';

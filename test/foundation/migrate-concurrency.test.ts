@@ -1,4 +1,4 @@
-// @serial: spawns twenty migrating processes under a fixed timeout (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: spawns twenty migrating processes, two at a time, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // Two instances started at once on a fresh database (two `npm start`) both run
 // `scripts/migrate.ts latest`. Without the advisory lock, knex's own creation of its
 // bookkeeping tables races: one process failed about one time in five, and
@@ -51,7 +51,7 @@ function runMigrate(databaseUrl: string, { knexCli = false, onOutput }: { knexCl
 }
 
 describe('migrate latest started by two processes at once', function () {
-  this.timeout(120_000);
+  this.timeout(300_000);
 
   it(`succeeds in both, records each migration once and leaves the lock free (${TRIALS} fresh databases)`, async () => {
     const source = new MigrationSource(siteMigrationDirectories());
@@ -80,7 +80,7 @@ describe('migrate latest started by two processes at once', function () {
 // tables in the same instant it lists the files: two started together ended one with a
 // raw `duplicate key … pg_type_typname_nsp_index` 5 times in 6.
 describe('npx knex migrate:latest beside another migration', function () {
-  this.timeout(120_000);
+  this.timeout(300_000);
   const LOCK_KEY = '4287391022517601';
 
   async function withScratch(name: string, work: (url: string) => Promise<void>): Promise<void> {

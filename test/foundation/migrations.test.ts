@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: spawns app processes, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
@@ -15,6 +15,7 @@ import * as authSchema from '../../models/auth/schema.js';
 import { coreModule } from '../../routes/core-module.js';
 import { siteMigrationDirectories } from '../../routes/site-modules.js';
 import * as pagesSchema from '../../models/pages/schema.js';
+import * as settingsSchema from '../../models/settings/schema.js';
 import { spawnServer } from '../support/server-process.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { appTables, scratchKnex } from '../support/schema-snapshot.js';
@@ -47,7 +48,7 @@ describe('migrations', () => {
   it('are read from the directories the modules declare, the core first, as one list sorted by file name', async () => {
     const [core, ...modules] = site.directories;
     expect(core).to.match(/migrations$/);
-    expect(modules.map((directory) => directory.slice(core.length))).to.deep.equal(['/pages']);
+    expect(modules.map((directory) => directory.slice(core.length))).to.deep.equal(['/pages', '/settings']);
     const names = await allMigrations();
     expect(names).to.include.members(['20261121000000_auth_tables', '20261121000100_pages_tables']);
     expect(names).to.deep.equal([...names].sort());
@@ -128,11 +129,16 @@ describe('migrations', () => {
       .map((file) => file.replace(/\.(ts|js)$/, ''))
       .sort();
     expect(pagesMigrations[0]).to.equal('20261121000100_pages_tables');
-    expect(await pendingMigrations(knex, site)).to.deep.equal(pagesMigrations);
+    expect(await pendingMigrations(knex, site)).to.deep.equal([...pagesMigrations, '20261126004000_settings_tables'].sort());
     await pagesSchema.createTables(knex);
+    expect(await pendingMigrations(knex, site)).to.deep.equal(['20261126004000_settings_tables']);
+    await settingsSchema.createTables(knex);
     expect(await pendingMigrations(knex, site)).to.deep.equal([]);
-    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage']);
+    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage', 'menus.manage']);
+    expect(await knex('app_auth_permissions').where({ section: 'site' }).pluck('key')).to.deep.equal(['settings.manage']);
 
+    await settingsSchema.dropTables(knex);
+    expect(await appTables(knex)).to.not.include('app_site_settings');
     await pagesSchema.dropTables(knex);
     expect(await appTables(knex)).to.not.include('app_pages');
     expect(await knex('app_auth_permission_sections').pluck('key')).to.not.include('pages');

@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: spawns app processes, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // /metrics under WEB_CONCURRENCY=2: whichever worker takes the scrape answers with the
 // sum of both workers' metrics, gathered by the primary (lib/cluster-metrics.ts).
 import http from 'node:http';

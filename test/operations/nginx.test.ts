@@ -1,4 +1,4 @@
-// @serial: runs nginx in front of app processes (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: runs nginx in front of app processes, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // The README's nginx server block, as written there, in front of the app: Debian's
 // nginx runs it (names, ports and certificates swapped for the test's own), and the
 // requests go through it over TLS. An image near the upload limit passes (nginx's own

@@ -9,6 +9,7 @@ import { migrateLatest } from '../../lib/migrations.js';
 import { testMigrationDirectories } from '../support/modules.js';
 import { getPublishedPageBySegments, listPublicChildPages } from '../../models/pages/public.js';
 import { createTables, dropTables, pagesMigrationsDirectory } from '../../models/pages/schema.js';
+import * as settingsSchema from '../../models/settings/schema.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { makePage, userWith } from './helpers.js';
@@ -104,12 +105,15 @@ describe('pages module: two applications on two databases in one process', () =>
       '20261124000500_pages_public_notify',
       '20261125000100_pages_revisions',
     ]);
+    // The settings module, registered after pages, references its pages: it goes first and comes back last.
+    expect(await settingsSchema.dropTables(two.db)).to.deep.equal(['20261126004000_settings_tables']);
     expect(await dropTables(two.db)).to.deep.equal([...migrations].reverse());
     expect(await two.db.schema.hasTable('app_pages')).to.equal(false);
     expect(await two.db('app_auth_permission_sections').where({ key: 'pages' }).first()).to.equal(undefined);
     expect(await two.db.schema.hasTable('app_auth_users')).to.equal(true);
     expect(await createTables(two.db)).to.deep.equal(migrations);
     expect(await createTables(two.db)).to.deep.equal([]);
+    expect(await settingsSchema.createTables(two.db)).to.deep.equal(['20261126004000_settings_tables']);
     await makePage(two, { title: 'De retour' });
     expect((await request(second).get('/de-retour')).status).to.equal(200);
     expect((await request(first).get('/reste')).status).to.equal(200);

@@ -1,4 +1,4 @@
-// @serial: starts PostgreSQL clusters (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: starts PostgreSQL clusters, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // Read replicas (DATABASE_READ_URL) against a real streaming replica of a throw-away
 // primary (test/support/replica.ts). Public reads go to the replica; writes, other
 // reads and reads inside a transaction go to the primary; while the replica's replay is

@@ -73,6 +73,8 @@ describe('the public site: navigation, breadcrumbs, Markdown, robots.txt', () =>
 
     it('adds no statement to a page render: the page, then its freshness and the navigation in one', async () => {
       await makeChain(ctx, 3, 'p', { blocks: [{ type: 'paragraph', text: '*Texte*' }] });
+      // The site's settings, read by a first render, stay in memory until they change.
+      expect((await request(app).get('/p1')).status).to.equal(200);
       const { result, count, sql } = await countStatements(ctx, () =>
         request(app)
           .get('/p1/p2/p3')

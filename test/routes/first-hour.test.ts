@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: spawns app processes, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // The first hour of a site owner: a fresh database leads from `/` to the first-run form,
 // typos do not lock it, and the dashboard greets with the next steps, then shows the
 // site's counts, the latest changes the viewer may see and links to the site, in a

@@ -48,6 +48,7 @@ export const mochaHooks = {
     for (const app of testApps()) await closeTestApp(app);
     appsOfFinishedTests = [];
     recordFileTime(lastFile);
+    lastFile = undefined;
   },
   async beforeEach(this: Context): Promise<void> {
     const file = this.currentTest?.file;

@@ -1,19 +1,29 @@
-// `npm test`: the whole suite in two phases, on one migrated template database.
+// `npm test`: the whole suite on one migrated template database, in two phases.
 //
-//   1. every file not tagged `@serial`, under `mocha --parallel` (one cloned database per
-//      worker, each file started on an emptied one); the files tagged `@heavy` (Chromium,
-//      a build: long, CPU-hungry, but timing nothing) first, largest first, so that none
-//      of them is left running alone at the end;
-//   2. the files tagged `@serial` (a line `// @serial: <why>` near the top: they spawn
-//      app processes, PostgreSQL clusters, nginx or Chromium, and measure time), in one
-//      serial mocha run, so that nothing else loads the machine while they do.
+//   1. two lanes at once:
+//      - every file not tagged `@apart` or `@serial`, under `mocha --parallel` (one cloned
+//        database per worker, each file started on an emptied one); the files tagged
+//        `@heavy` (Chromium, a build: long, CPU-hungry, but timing nothing) first,
+//        largest first, so that none of them is left running alone at the end;
+//      - the files tagged `@apart` (a line `// @apart: <why>` near the top: they spawn app
+//        processes, PostgreSQL clusters or nginx, but assert no duration), one after
+//        another in one mocha run of their own, beside the workers: they mostly wait on
+//        their children, and two of them at once would fight over ports and clusters;
+//   2. the files tagged `@serial` (a line `// @serial: <why>`: they spawn processes AND
+//      assert durations, such as a stop within 5 s), in one serial mocha run, alone on
+//      the machine, so that no neighbour's load decides their outcome.
+//
+// SITE_TEST_BESIDE, when set, is a shell command run as one more lane of the first phase
+// (CI's lint and type-check: work that asserts no duration either), so that the @serial
+// files still start alone; its exit status is its caller's business, not a test's.
 //
 // SITE_TEST_ISOLATE=1 runs every file in a process of its own instead (a fresh mocha,
 // a fresh clone of the template): each file then passes or fails without the others,
-// which is what CI proves. SITE_TEST_JOBS sets how many run at once in the first phase
+// which is what CI proves. SITE_TEST_JOBS sets how many run at once in the parallel lane
 // (default: the machine's cores). Arguments, when given, are the files or folders to run.
 //
-// Ends with the line "N passed, N failed" (CI reads it), the sum of both phases.
+// Ends with the line "N passed, N failed" (CI reads it), the sum of every mocha run, after
+// the list of the slowest files.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -41,13 +51,15 @@ function testFiles(from: string): string[] {
 }
 
 const SERIAL_TAG = /^\/\/ @serial\b/m;
+const APART_TAG = /^\/\/ @apart\b/m;
 const asked = process.argv.slice(2);
 const files = [...new Set((asked.length ? asked : ['test']).flatMap((entry) => testFiles(path.relative(root, path.resolve(entry)))))].sort();
 const HEAVY_TAG = /^\/\/ @heavy\b/m;
 const sourceOf = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const serial = files.filter((file) => SERIAL_TAG.test(sourceOf(file)));
+const apart = files.filter((file) => !serial.includes(file) && APART_TAG.test(sourceOf(file)));
 const heavy = files.filter((file) => HEAVY_TAG.test(sourceOf(file))).sort((a, b) => statSync(path.join(root, b)).size - statSync(path.join(root, a)).size);
-const parallel = [...heavy, ...files.filter((file) => !serial.includes(file) && !heavy.includes(file))];
+const parallel = [...heavy, ...files.filter((file) => !serial.includes(file) && !apart.includes(file) && !heavy.includes(file))];
 
 let runs = 0;
 /** One mocha command; resolves with its counts (a run that ended abnormally counts one failure more). */
@@ -97,11 +109,11 @@ async function eachAlone(list: string[], concurrency: number): Promise<Counts[]>
 
 /** The files that took longest (wall time, from the hooks' records), to know where the suite's time goes. */
 function printSlowestFiles(count: number): void {
-  let lines: string[] = [];
+  let lines: string[];
   try {
     lines = readFileSync(timesFile, 'utf8').trim().split('\n');
   } catch {
-    return;
+    return; // no file has ended (every one failed to load)
   }
   const times = lines.map((line) => line.split('\t')).map(([ms, file]) => ({ ms: Number(ms), file: path.relative(root, file ?? '') }));
   times.sort((a, b) => b.ms - a.ms);
@@ -122,11 +134,23 @@ const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s
 await prepareTestRun();
 try {
   let phaseAt = Date.now();
+  const lanes: Array<Promise<Counts[]>> = [];
   if (parallel.length) {
     console.log(`\n== ${parallel.length} files, ${jobs} at a time${isolate ? ', each in a process of its own' : ' (mocha --parallel)'}`);
-    add(isolate ? await eachAlone(parallel, jobs) : [await runMocha(['--parallel', '--jobs', String(jobs), ...parallel], false)]);
-    console.log(`\n== phase 1: ${seconds(phaseAt)}`);
+    lanes.push(isolate ? eachAlone(parallel, jobs) : runMocha(['--parallel', '--jobs', String(jobs), ...parallel], false).then((counts) => [counts]));
   }
+  if (apart.length) {
+    // Buffered: its report is printed whole when the lane ends, after the workers' or among them.
+    console.log(`\n== beside them, ${apart.length} files tagged @apart, one at a time${isolate ? ', each in a process of its own' : ''}`);
+    lanes.push(isolate ? eachAlone(apart, 1) : runMocha(apart, true).then((counts) => [counts]));
+  }
+  const beside = process.env.SITE_TEST_BESIDE;
+  if (beside) {
+    console.log(`\n== beside them: ${beside}`);
+    lanes.push(new Promise((resolve) => spawn('bash', ['-c', beside], { cwd: root, stdio: 'inherit' }).on('close', () => resolve([]))));
+  }
+  for (const lane of await Promise.all(lanes)) add(lane);
+  if (lanes.length) console.log(`\n== phase 1: ${seconds(phaseAt)}`);
   phaseAt = Date.now();
   if (serial.length) {
     console.log(`\n== ${serial.length} files tagged @serial, one at a time${isolate ? ', each in a process of its own' : ''}`);

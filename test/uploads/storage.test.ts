@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: spawns app processes, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // Uploads shared across hosts (UPLOAD_STORAGE=database): files in app_upload_blobs, served
 // like files on disk; two applications on one database (two hosts, each its own
 // UPLOAD_DIR) see each other's files; `npm run uploads:migrate` both ways, resumable,

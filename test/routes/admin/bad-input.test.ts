@@ -235,6 +235,47 @@ const SITE_CASES: Case[] = [
   { row: 'POST /admin/redirects', path: '/admin/redirects', fields: { from: '', page_id: '' }, status: 400, why: 'empty fields' },
   { row: 'POST /admin/redirects', path: '/admin/redirects', fields: { from: '/admin/x', page_id: '1' }, status: 400, why: 'a path the site keeps' },
   { row: 'POST /admin/redirects/:id/delete', path: '/admin/redirects/999999/delete', status: 404, why: 'no such redirect' },
+  // Settings module
+  { row: 'GET /admin/settings', path: '/admin/settings?home_q=' + 'x'.repeat(300), status: 400, why: 'search too long' },
+  { row: 'POST /admin/settings', path: '/admin/settings', fields: { title: '', theme: 'default' }, status: 400, why: 'empty title' },
+  { row: 'POST /admin/settings', path: '/admin/settings', fields: { title: 'Mon site', accent_colour: 'rouge' }, status: 400, why: 'colour not #rrggbb' },
+  { row: 'POST /admin/settings', path: '/admin/settings', fields: { title: 'Mon site', home_page_id: '1e3' }, status: 400, why: 'exponent home page id' },
+  { row: 'POST /admin/settings', path: '/admin/settings', fields: { title: 'Mon site', time_zone: 'Mars/Olympus' }, status: 400, why: 'unknown time zone' },
+  { row: 'POST /admin/settings', path: '/admin/settings', fields: { title: 'Mon\nsite' }, status: 400, why: 'line break in the title', notSingleLine: true },
+  { row: 'POST /admin/settings/:image', path: '/admin/settings/logo', notAnImage: 'file', status: 415, why: 'not an image' },
+  { row: 'POST /admin/settings/:image/delete', path: '/admin/settings/banner/delete', status: 400, why: 'unknown image' },
+  // Pages module: menus
+  { row: 'GET /admin/menus', path: '/admin/menus?x=%00', status: 200, why: 'unknown query parameters are ignored' },
+  {
+    row: 'POST /admin/menus/:name',
+    path: '/admin/menus/header',
+    fields: { label_0: 'X', url_0: 'javascript:alert(1)', level_0: '0', action: 'save' },
+    status: 400,
+    why: 'javascript: address',
+  },
+  {
+    row: 'POST /admin/menus/:name',
+    path: '/admin/menus/footer',
+    fields: { label_0: 'A\r\nB', url_0: '/a', level_0: '0' },
+    status: 400,
+    why: 'CR/LF in a label',
+    notSingleLine: true,
+  },
+  {
+    row: 'POST /admin/menus/:name',
+    path: '/admin/menus/footer',
+    fields: { label_0: 'A\u0000', url_0: '/a', level_0: '0' },
+    status: 400,
+    why: 'NUL in a label',
+  },
+  {
+    row: 'POST /admin/menus/:name',
+    path: '/admin/menus/footer',
+    fields: { label_0: ['A', 'B'], url_0: '/a', level_0: '0' },
+    status: 400,
+    why: 'a label given twice',
+  },
+  { row: 'POST /admin/menus/:name', path: '/admin/menus/sidebar', fields: { action: 'save' }, status: 404, why: 'no such menu' },
   // The profile page, in both places
   ...profileCases('/admin/profile'),
   ...profileCases('/account'),
@@ -298,6 +339,8 @@ describe('/admin and /account bad input', () => {
     'app_auth_verifications',
     'app_pages',
     'app_pages_media',
+    'app_site_settings',
+    'app_page_menus',
     ...fixtureModules().flatMap((fixture) => fixture.tables ?? []),
   ];
   const snapshot = () =>

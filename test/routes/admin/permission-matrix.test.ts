@@ -143,6 +143,18 @@ const SITE_SAMPLES: Record<string, Sample> = {
     ok: 303,
     path: async (f) => `/admin/redirects/${(await createRedirect(f.ctx, { from: `/vieux-${unique()}`, page_id: (await f.page()).id })).id}/delete`,
   },
+  // Settings module
+  'GET /admin/settings': { ok: 200, path: () => '/admin/settings' },
+  'POST /admin/settings': { ok: 303, path: () => '/admin/settings', fields: () => ({ title: 'Mon site', theme: 'default' }) },
+  'POST /admin/settings/:image': { ok: 303, path: () => '/admin/settings/favicon' },
+  'POST /admin/settings/:image/delete': { ok: 303, path: () => '/admin/settings/logo/delete' },
+  // Pages module: menus
+  'GET /admin/menus': { ok: 200, path: () => '/admin/menus' },
+  'POST /admin/menus/:name': {
+    ok: 303,
+    path: () => '/admin/menus/header',
+    fields: async (f) => ({ label_0: '', page_0: String((await f.page()).id), level_0: '0', action: 'save' }),
+  },
   // The profile page, in both places
   ...profileSamples('/admin/profile'),
   ...profileSamples('/account'),

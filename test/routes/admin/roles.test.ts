@@ -39,7 +39,7 @@ describe('/admin/roles screens', () => {
     const legends = [...form.text.matchAll(/<legend>([^<]+)<\/legend>/g)].map((match) => match[1]);
     // The catalogue's sections, then the role's own setting (two-step verification).
     expect(legends.slice(0, 3)).to.deep.equal(['Administration', 'Utilisateurs', 'Rôles']);
-    expect(legends.slice(-2)).to.deep.equal(['Pages', 'Sécurité']);
+    expect(legends.slice(-3)).to.deep.equal(['Pages', 'Site', 'Sécurité']);
     expect(form.text).to.include('name="permissions" value="users.manage"');
     const adminRole = (await roleNamed('admin'))!;
     const adminPage = await client.get(`/admin/roles/${adminRole.id}`);

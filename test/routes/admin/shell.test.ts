@@ -44,6 +44,8 @@ describe('/admin shell', () => {
       '/admin/pages',
       '/admin/media',
       '/admin/redirects',
+      '/admin/menus',
+      '/admin/settings',
       '/admin/profile',
     ]);
     expect(page.text).to.include('Ada Lovelace');

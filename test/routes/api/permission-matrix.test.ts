@@ -129,6 +129,18 @@ const SITE_SAMPLES: Record<string, Sample> = {
     ok: 204,
     path: async (f) => `/admin/redirects/${(await createRedirect(f.ctx, { from: `/vieux-${unique()}`, page_id: (await f.page()).id })).id}`,
   },
+  // Settings module (settings.manage)
+  'GET /admin/settings': { ok: 200, path: () => '/admin/settings' },
+  'PUT /admin/settings': { ok: 200, path: () => '/admin/settings', body: () => ({ tagline: 'Un slogan' }) },
+  'POST /admin/settings/:image': { ok: 201, path: () => '/admin/settings/logo' },
+  'DELETE /admin/settings/:image': { ok: 204, path: () => '/admin/settings/social-image' },
+  // Pages module: menus (menus.manage)
+  'GET /admin/menus/:name': { ok: 200, path: () => '/admin/menus/header' },
+  'PUT /admin/menus/:name': {
+    ok: 200,
+    path: () => '/admin/menus/footer',
+    body: async (f) => ({ items: [{ page_id: (await f.page()).id }, { label: 'Contact', url: 'mailto:contact@example.org' }] }),
+  },
   // Pages module: public reads
   'GET /pages/by-path': { ok: 200, path: async (f) => `/pages/by-path?path=${(await f.page()).slug}` },
   'GET /pages': { ok: 200, path: () => '/pages' },

@@ -1,4 +1,4 @@
-// @serial: spawns app processes and times them (run apart from the parallel workers: npm test, test/support/run.ts)
+// @apart: spawns app processes, asserts no duration (one at a time, beside the parallel workers: npm test, test/support/run.ts)
 // A fresh install must not be claimed by someone else: DNS rebinding from a page of
 // another site is answered 421 (middleware/host-check.ts), and a server reachable by
 // others (beyond loopback, in production, behind a proxy) asks for the one-time setup
