@@ -289,7 +289,8 @@ describe('account lifecycle (/app/api/users)', () => {
       // The page keeps its content, its author emptied.
       const page = await ctx.db('app_pages').where({ id: created.body.id }).first();
       expect(page).to.include({ title: 'Histoire du village', author_id: null, updated_by: null });
-      expect(page!.blocks).to.deep.equal([{ type: 'paragraph', text: 'Il était une fois.' }]);
+      // The block as created, with the id the server gave it.
+      expect(page!.blocks).to.deep.equal([{ id: created.body.blocks[0].id, type: 'paragraph', text: 'Il était une fois.' }]);
       expect(await ctx.db('app_pages_media').where({ id: media.body.id }).first()).to.include({ uploaded_by: null });
       // The audit log keeps the name, never the address.
       const [event, ...more] = await events('user.deleted');
