@@ -130,6 +130,14 @@ const add = (counts: Counts[]) => {
   }
 };
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+/** A lane of the first phase, saying how long it took when it ends (the longest one is the phase). */
+function timed(name: string, lane: Promise<Counts[]>): Promise<Counts[]> {
+  const startedAt = Date.now();
+  return lane.then((counts) => {
+    console.log(`\n== ${name} ended after ${seconds(startedAt)}`);
+    return counts;
+  });
+}
 
 await prepareTestRun();
 try {
@@ -137,17 +145,22 @@ try {
   const lanes: Array<Promise<Counts[]>> = [];
   if (parallel.length) {
     console.log(`\n== ${parallel.length} files, ${jobs} at a time${isolate ? ', each in a process of its own' : ' (mocha --parallel)'}`);
-    lanes.push(isolate ? eachAlone(parallel, jobs) : runMocha(['--parallel', '--jobs', String(jobs), ...parallel], false).then((counts) => [counts]));
+    lanes.push(
+      timed(
+        'parallel lane',
+        isolate ? eachAlone(parallel, jobs) : runMocha(['--parallel', '--jobs', String(jobs), ...parallel], false).then((counts) => [counts]),
+      ),
+    );
   }
   if (apart.length) {
     // Buffered: its report is printed whole when the lane ends, after the workers' or among them.
     console.log(`\n== beside them, ${apart.length} files tagged @apart, one at a time${isolate ? ', each in a process of its own' : ''}`);
-    lanes.push(isolate ? eachAlone(apart, 1) : runMocha(apart, true).then((counts) => [counts]));
+    lanes.push(timed('@apart lane', isolate ? eachAlone(apart, 1) : runMocha(apart, true).then((counts) => [counts])));
   }
   const beside = process.env.SITE_TEST_BESIDE;
   if (beside) {
     console.log(`\n== beside them: ${beside}`);
-    lanes.push(new Promise((resolve) => spawn('bash', ['-c', beside], { cwd: root, stdio: 'inherit' }).on('close', () => resolve([]))));
+    lanes.push(timed('beside lane', new Promise((resolve) => spawn('bash', ['-c', beside], { cwd: root, stdio: 'inherit' }).on('close', () => resolve([])))));
   }
   for (const lane of await Promise.all(lanes)) add(lane);
   if (lanes.length) console.log(`\n== phase 1: ${seconds(phaseAt)}`);
