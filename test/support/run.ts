@@ -91,9 +91,12 @@ function runMocha(args: string[], buffered: boolean): Promise<Counts> {
   });
 }
 
-/** Each file in a fresh process, `concurrency` at a time; a file's output is printed whole when it ends. */
-async function eachAlone(list: string[], concurrency: number): Promise<Counts[]> {
-  const queue = [...list];
+/**
+ * Each file of `queue` in a fresh process, `concurrency` at a time, taken from the queue
+ * itself (so that another lane may take from it too); a file's output is printed whole
+ * when it ends.
+ */
+async function eachAlone(queue: string[], concurrency: number): Promise<Counts[]> {
   const results: Counts[] = [];
   await Promise.all(
     Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
@@ -143,19 +146,25 @@ await prepareTestRun();
 try {
   let phaseAt = Date.now();
   const lanes: Array<Promise<Counts[]>> = [];
+  const parallelQueue = [...parallel];
   if (parallel.length) {
     console.log(`\n== ${parallel.length} files, ${jobs} at a time${isolate ? ', each in a process of its own' : ' (mocha --parallel)'}`);
     lanes.push(
       timed(
         'parallel lane',
-        isolate ? eachAlone(parallel, jobs) : runMocha(['--parallel', '--jobs', String(jobs), ...parallel], false).then((counts) => [counts]),
+        isolate ? eachAlone(parallelQueue, jobs) : runMocha(['--parallel', '--jobs', String(jobs), ...parallel], false).then((counts) => [counts]),
       ),
     );
   }
   if (apart.length) {
     // Buffered: its report is printed whole when the lane ends, after the workers' or among them.
     console.log(`\n== beside them, ${apart.length} files tagged @apart, one at a time${isolate ? ', each in a process of its own' : ''}`);
-    lanes.push(timed('@apart lane', isolate ? eachAlone(apart, 1) : runMocha(apart, true).then((counts) => [counts])));
+    // Each file in a process of its own: once its own files are done, the lane takes the
+    // parallel lane's next files (the processes' start-up leaves the cores room for it).
+    const apartLane = isolate
+      ? eachAlone([...apart], 1).then(async (counts) => [...counts, ...(await eachAlone(parallelQueue, 1))])
+      : runMocha(apart, true).then((counts) => [counts]);
+    lanes.push(timed('@apart lane', apartLane));
   }
   const beside = process.env.SITE_TEST_BESIDE;
   if (beside) {
@@ -167,7 +176,7 @@ try {
   phaseAt = Date.now();
   if (serial.length) {
     console.log(`\n== ${serial.length} files tagged @serial, one at a time${isolate ? ', each in a process of its own' : ''}`);
-    add(isolate ? await eachAlone(serial, 1) : [await runMocha(serial, false)]);
+    add(isolate ? await eachAlone([...serial], 1) : [await runMocha(serial, false)]);
     console.log(`\n== phase 2: ${seconds(phaseAt)}`);
   }
   printSlowestFiles(10);
