@@ -1,10 +1,13 @@
 // Chromium (Debian's package) driven by playwright-core, and an app listening on a free
-// port for it to visit. The flags keep Chromium off the network it cannot reach.
+// port for it to visit (`useBrowserSite`: both, for a describe block). The flags keep
+// Chromium off the network it cannot reach.
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { AppContext } from '../../lib/context.js';
+import { contextOf, createTestApp, resetData } from './app.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -41,4 +44,56 @@ export async function listenOnFreePort(app: Express): Promise<{ server: Server; 
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
   return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** What `useBrowserSite` gives a describe block once its `before` hook has run. */
+export interface BrowserSite {
+  ctx: AppContext;
+  baseUrl: string;
+  browser: Browser;
+  /**
+   * A tab in a new browser context (1280 × 900 unless said), signed in with `cookie`
+   * (`name=value`) when given; the context is closed after the test.
+   */
+  open(options: { javaScriptEnabled: boolean; cookie?: string; width?: number; timeoutMs?: number }): Promise<Page>;
+}
+
+/**
+ * A test app on a free port and Chromium for the describe block that calls it: started
+ * in its `before` (the block is skipped without Chromium, outside CI), every test on
+ * emptied tables, the tabs it opened closed after it, and everything stopped after the
+ * block.
+ */
+export function useBrowserSite(env: Record<string, string | undefined> = {}): BrowserSite {
+  let server: Server | undefined;
+  const contexts: BrowserContext[] = [];
+  const site = {
+    async open({ javaScriptEnabled, cookie, width = 1280, timeoutMs = 15_000 }) {
+      const context = await site.browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 } });
+      contexts.push(context);
+      if (cookie) {
+        const [name, ...value] = cookie.split('=');
+        await context.addCookies([{ name, value: value.join('='), url: site.baseUrl }]);
+      }
+      const page = await context.newPage();
+      page.setDefaultTimeout(timeoutMs);
+      return page;
+    },
+  } as BrowserSite;
+  before(async function () {
+    if (!chromiumAvailable()) return this.skip();
+    const app = createTestApp(env);
+    site.ctx = contextOf(app);
+    ({ server, baseUrl: site.baseUrl } = await listenOnFreePort(app));
+    site.browser = await launchChromium();
+  });
+  after(async () => {
+    await site.browser?.close();
+    if (server) await new Promise((resolve) => server!.close(resolve));
+  });
+  beforeEach(() => resetData(site.ctx));
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+  return site;
 }
