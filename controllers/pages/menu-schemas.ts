@@ -15,11 +15,7 @@ const SITE_PATH = /^\/(?![/\\])[^\s\\]*$/;
 function isMenuUrl(value: string): boolean {
   if (SITE_PATH.test(value) || MAILTO.test(value)) return true;
   if (!/^https?:\/\//i.test(value) || /\s/.test(value)) return false;
-  try {
-    return new URL(value).hostname.length > 0;
-  } catch {
-    return false;
-  }
+  return URL.canParse(value) && new URL(value).hostname.length > 0;
 }
 
 const url = text()
