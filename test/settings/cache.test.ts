@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { updatePage } from '../../models/pages/pages.js';
-import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
+import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { countStatements, listening, makeChain, notified, settled, userWith } from '../pages/helpers.js';
 
 async function read(ctx: AppContext, app: App, path: string) {
@@ -86,5 +86,27 @@ describe('site settings across two applications on one database', () => {
     const other = await read(b, appB, '/p1');
     expect(other.res.text).to.include('<p class="site-tagline">Un slogan</p>');
     expect(other.sql.filter((sql) => sql.includes('app_site_settings'))).to.deep.equal([]);
+  });
+
+  it('keeps the settings in memory with the cache off (PAGE_CACHE_MB=0): the process still listens, reads them once and again after a change', async () => {
+    const off = createTestApp({ PAGE_CACHE_MB: '0' });
+    try {
+      const ctx = contextOf(off);
+      await listening(ctx);
+      expect(ctx.publicCache.usable).to.equal(false);
+      expect(ctx.publicCache.listenerState).to.equal('listening');
+      const first = await read(ctx, off, '/p1');
+      expect(first.res.status).to.equal(200);
+      expect(first.sql.filter((sql) => sql.includes('app_site_settings'))).to.have.length(1);
+      const again = await read(ctx, off, '/p1/p2');
+      expect(again.count, 'the page itself is read again: no cache').to.be.greaterThan(0);
+      expect(again.sql.filter((sql) => sql.includes('app_site_settings'))).to.deep.equal([]);
+      await notified(ctx, () => request(appA).put('/app/api/admin/settings').set('Cookie', admin.cookie).send({ tagline: 'Sans cache' }));
+      const changed = await read(ctx, off, '/p1');
+      expect(changed.res.text).to.include('<p class="site-tagline">Sans cache</p>');
+      expect(changed.sql.filter((sql) => sql.includes('app_site_settings'))).to.have.length(1);
+    } finally {
+      await closeTestApp(off);
+    }
   });
 });
