@@ -82,7 +82,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     // LISTEN needs a session of its own: a direct connection when DATABASE_URL goes through a pooler.
     databaseUrl: config.databaseListenUrl ?? config.databaseUrl,
     logger,
-    listen: !!config.databaseReadUrl,
+    listen: !!config.databaseReadUrl || site.followsChanges,
     heartbeatMs: config.publicCacheHeartbeatMs,
   });
   publicCache.watchWrites(db);

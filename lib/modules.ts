@@ -62,6 +62,12 @@ export interface ModuleRegistrar {
    * (`admin/pages/editor.njk`), and a module never replaces a core view.
    */
   views(directory: string): void;
+  /**
+   * The module keeps something in memory that the public cache's listener keeps true
+   * (its `change`, `lost` and `listening` events): the process then listens for changes
+   * even with the cache off (PAGE_CACHE_MB=0), so that memory is still used.
+   */
+  followsChanges(): void;
 }
 
 /** A first step of a new site (the dashboard greets with them until every one is done). */
@@ -127,6 +133,8 @@ export interface SiteRegistry {
   auditTargets: Map<string, AuditTarget>;
   dashboards: Array<Dashboard<unknown>>;
   viewDirectories: string[];
+  /** Some module keeps memory the listener keeps true: listen even with the cache off. */
+  followsChanges: boolean;
 }
 
 /** Runs each module's register() once, in order, and returns what they declared. */
@@ -145,6 +153,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     auditTargets: new Map(),
     dashboards: [],
     viewDirectories: [],
+    followsChanges: false,
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -174,6 +183,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
         }
       },
       views: (directory) => void (registry.viewDirectories.includes(directory) || registry.viewDirectories.push(directory)),
+      followsChanges: () => void (registry.followsChanges = true),
       dashboard: (dashboard) => void registry.dashboards.push(dashboard),
       fieldLabels: (labels) => {
         for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);

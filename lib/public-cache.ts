@@ -96,7 +96,10 @@ export interface PublicCacheOptions {
   retry?: { minMs: number; maxMs: number };
   /** Interval of the round trip that checks the listening connection (PUBLIC_CACHE_HEARTBEAT_MS). */
   heartbeatMs?: number;
-  /** Listen even when the cache is off (maxBytes 0): a read replica follows the changes (lib/read-replica.ts). */
+  /**
+   * Listen even when the cache is off (maxBytes 0): a read replica follows the changes
+   * (lib/read-replica.ts), a module keeps memory true by them (registrar's followsChanges).
+   */
   listen?: boolean;
 }
 
@@ -150,7 +153,7 @@ export class PublicCache {
     return this.listening && this.entries !== undefined;
   }
 
-  /** The listening connection, for /readyz: 'off' when nothing listens (no cache, no replica). */
+  /** The listening connection, for /readyz: 'off' when nothing listens (no cache, no replica, no module following changes). */
   get listenerState(): 'listening' | 'connecting' | 'reconnecting' | 'off' {
     return this.listener?.state ?? 'off';
   }

@@ -64,6 +64,9 @@ export const settingsModule: SiteModule = {
     site.permissionSection(SETTINGS_PERMISSION_SECTION);
     site.migrations(moduleMigrationsDirectory('settings'));
     site.views(moduleViewsDirectory('settings'));
+    // The settings are held in memory per process (models/settings/store.ts), kept true
+    // by the listener: without it (PAGE_CACHE_MB=0) every render would read them.
+    site.followsChanges();
     site.adminScreen('site', { href: '/admin/settings', label: 'Réglages du site', permission: SETTINGS_MANAGE });
     site.apiRoutes(settingsApiRoutes());
     site.adminRoutes(settingsAdminRoutes());

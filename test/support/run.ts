@@ -21,6 +21,7 @@
 // a fresh clone of the template): each file then passes or fails without the others,
 // which is what CI proves. SITE_TEST_JOBS sets how many run at once in the parallel lane
 // (default: the machine's cores). Arguments, when given, are the files or folders to run.
+// SITE_TEST_SLOWEST sets how many of the slowest and costliest files are listed (10).
 //
 // Ends with the line "N passed, N failed" (CI reads it), the sum of every mocha run, after
 // the list of the slowest files.
@@ -110,7 +111,7 @@ async function eachAlone(queue: string[], concurrency: number): Promise<Counts[]
   return results;
 }
 
-/** The files that took longest (wall time, from the hooks' records), to know where the suite's time goes. */
+/** The files that took longest (wall time, from the hooks' records) and those that cost most CPU, to know where the suite's time goes. */
 function printSlowestFiles(count: number): void {
   let lines: string[];
   try {
@@ -118,10 +119,16 @@ function printSlowestFiles(count: number): void {
   } catch {
     return; // no file has ended (every one failed to load)
   }
-  const times = lines.map((line) => line.split('\t')).map(([ms, file]) => ({ ms: Number(ms), file: path.relative(root, file ?? '') }));
+  const times = lines.map((line) => line.split('\t')).map(([ms, file, cpu]) => ({ ms: Number(ms), file: path.relative(root, file ?? ''), cpu: Number(cpu) }));
   times.sort((a, b) => b.ms - a.ms);
   console.log(`\n== slowest files`);
   for (const { ms, file } of times.slice(0, count)) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+  const withCpu = times.filter((time) => Number.isFinite(time.cpu));
+  if (!withCpu.length) return;
+  withCpu.sort((a, b) => b.cpu - a.cpu);
+  const totalCpu = withCpu.reduce((sum, time) => sum + time.cpu, 0);
+  console.log(`\n== files that cost most CPU (their process and the children it waited for; ${Math.round(totalCpu / 1000)} s in all)`);
+  for (const { cpu, file } of withCpu.slice(0, count)) console.log(`${(cpu / 1000).toFixed(1).padStart(7)} s  ${file}`);
 }
 
 const startedAt = Date.now();
@@ -179,7 +186,7 @@ try {
     add(isolate ? await eachAlone([...serial], 1) : [await runMocha(serial, false)]);
     console.log(`\n== phase 2: ${seconds(phaseAt)}`);
   }
-  printSlowestFiles(10);
+  printSlowestFiles(Number(process.env.SITE_TEST_SLOWEST) || 10);
 } finally {
   await endTestRun();
   rmSync(countsDir, { recursive: true, force: true });
