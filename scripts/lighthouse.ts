@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
     });
     const ctx = app.locals.ctx;
-    const site = await seedSampleSite(ctx);
+    const site = await seedSampleSite(ctx, baseUrl);
     const debuggingPort = await freePort();
     chromium = await startChromium(debuggingPort, profile);
 

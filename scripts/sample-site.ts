@@ -2,13 +2,17 @@
 // page with paragraphs, a heading, a captioned picture and a list; a guide four levels
 // deep whose last level has siblings (the documentation theme's previous/next links); a
 // few root pages for the menu; a tagline, an accent colour and a footer. Made through the
-// models, as the admin screens would.
+// models, as the admin screens would. Once the documentation theme is active, the depth-4
+// page becomes one of its guides with a callout, through the admin API (the theme's
+// template and block type are known to the pages module only while it is active).
 import sharp from 'sharp';
 import { inTransaction, type AppContext } from '../lib/context.js';
 import { ValidationError } from '../lib/errors.js';
+import type { Block } from '../models/pages/blocks.js';
 import { createPage } from '../models/pages/pages.js';
 import { updateSettings } from '../models/settings/settings.js';
 import { addMedia } from '../services/pages-media.js';
+import { logIn, makeUser } from '../test/support/fixtures.js';
 
 /** The built-in themes, the default first. */
 export const THEMES = ['default', 'docs'] as const;
@@ -16,7 +20,10 @@ export const THEMES = ['default', 'docs'] as const;
 export interface SampleSite {
   homePath: '/';
   depthFourPath: string;
-  /** Makes `theme` the active one, as the settings screen would; a refusal's message when it cannot be (not installed). */
+  /**
+   * Makes `theme` the active one, as the settings screen would (then, for `docs`, makes the
+   * depth-4 page a guide with a callout); a refusal's message when it cannot be (not installed).
+   */
   useTheme(theme: string): Promise<string | undefined>;
 }
 
@@ -34,6 +41,18 @@ function samplePhoto(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 78, progressive: true }).toBuffer();
 }
 
+/** The depth-4 page as a guide of the documentation theme, with a callout, saved as an editor would through the API. */
+async function makeGuide(ctx: AppContext, baseUrl: string, pageId: number): Promise<void> {
+  const editor = await logIn(ctx, await makeUser(ctx, { role: 'admin', name: 'Rédaction' }));
+  const callout = { type: 'callout', tone: 'tip', text: 'Une terre trop molle colle aux mains : laissez-la **une heure** sur une planche de plâtre.' };
+  const res = await fetch(`${baseUrl}/app/api/admin/pages/${pageId}`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', Cookie: editor.cookie, Origin: baseUrl },
+    body: JSON.stringify({ template: 'guide', blocks: kneadingBlocks(callout) }),
+  });
+  if (!res.ok) throw new Error(`the guide could not be saved (${res.status}): ${await res.text()}`);
+}
+
 const LOREM = {
   welcome:
     'L’atelier Terre & Feu accueille petits et grands pour apprendre la céramique : tournage, modelage, émaillage et cuisson. Nos cours ont lieu en petits groupes, dans un atelier lumineux au bord du canal.',
@@ -46,8 +65,20 @@ const LOREM = {
     'La méthode en spirale, dite « tête de bélier » pour la forme qu’elle donne au pain, est la plus sûre : la paume pousse la terre vers l’avant et vers le bas, l’autre main la fait tourner d’un quart de tour.',
 };
 
-/** Seeds the site on the app's database; returns its addresses. */
-export async function seedSampleSite(ctx: AppContext): Promise<SampleSite> {
+/** The depth-4 page's blocks; the documentation theme adds a callout after the first paragraph. */
+function kneadingBlocks(callout?: Block): Block[] {
+  return [
+    { type: 'paragraph', text: LOREM.kneading },
+    ...(callout ? [callout] : []),
+    { type: 'heading', text: 'La méthode en spirale', level: 2 },
+    { type: 'paragraph', text: LOREM.spiral },
+    { type: 'list', items: ['Coupez le pain au fil', 'Pétrissez cinquante fois', 'Recoupez : la tranche doit être lisse'], ordered: true },
+    { type: 'quote', text: 'La terre se souvient de tout ce que la main a oublié.', cite: 'Un potier' },
+  ];
+}
+
+/** Seeds the site on the app's database (the app listening at `baseUrl`); returns its addresses. */
+export async function seedSampleSite(ctx: AppContext, baseUrl: string): Promise<SampleSite> {
   const photo = await samplePhoto();
   const media = await addMedia(
     ctx,
@@ -98,13 +129,7 @@ export async function seedSampleSite(ctx: AppContext): Promise<SampleSite> {
     slug: 'le-petrissage',
     parent_id: clay.id,
     seo: seo('Pétrir la terre en spirale pour en chasser l’air.'),
-    blocks: [
-      { type: 'paragraph', text: LOREM.kneading },
-      { type: 'heading', text: 'La méthode en spirale', level: 2 },
-      { type: 'paragraph', text: LOREM.spiral },
-      { type: 'list', items: ['Coupez le pain au fil', 'Pétrissez cinquante fois', 'Recoupez : la tranche doit être lisse'], ordered: true },
-      { type: 'quote', text: 'La terre se souvient de tout ce que la main a oublié.', cite: 'Un potier' },
-    ],
+    blocks: kneadingBlocks(),
   });
   await createPage(ctx, { title: 'Conserver la terre', slug: 'conserver-la-terre', parent_id: clay.id, seo: seo('Humidité, sacs et seaux.') });
   await createPage(ctx, { title: 'Ateliers', slug: 'ateliers', seo: seo('Les cours de la semaine et les stages.') });
@@ -130,6 +155,7 @@ export async function seedSampleSite(ctx: AppContext): Promise<SampleSite> {
       }
       // Every process hears the change through NOTIFY within a second; this one too.
       await new Promise((resolve) => setTimeout(resolve, 1500));
+      if (theme === 'docs') await makeGuide(ctx, baseUrl, kneading.id);
       return undefined;
     },
   };

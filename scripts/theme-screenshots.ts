@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const { server, baseUrl } = await listenOnFreePort(app);
   let browser: Browser | undefined;
   try {
-    const site = await seedSampleSite(app.locals.ctx);
+    const site = await seedSampleSite(app.locals.ctx, baseUrl);
     browser = await launchChromium();
     mkdirSync(out, { recursive: true });
     for (const file of readdirSync(out)) if (file.startsWith('theme-') && file.endsWith('.png')) rmSync(path.join(out, file));
