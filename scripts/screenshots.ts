@@ -41,7 +41,8 @@ async function main(): Promise<void> {
   try {
     browser = await launchChromium();
     mkdirSync(OUT, { recursive: true });
-    for (const file of readdirSync(OUT)) if (file.endsWith('.png')) rmSync(path.join(OUT, file));
+    // The themes' screens are npm run screenshots:themes's.
+    for (const file of readdirSync(OUT)) if (file.endsWith('.png') && !file.startsWith('theme-')) rmSync(path.join(OUT, file));
     const ctx = app.locals.ctx;
 
     // A fresh site, then its first run.

@@ -2,7 +2,8 @@
 // The public site and a preview link in Chromium, with JavaScript on and off: the
 // header's navigation and the breadcrumbs, one font family on every text, and a
 // preview link made through the API that shows the draft (the public URL the live
-// page) until the application clock passes its expiry.
+// page) until the application clock passes its expiry; the default look's reading
+// column, dark mode and print sheet.
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
@@ -37,6 +38,27 @@ describe('the public site and a preview link in a browser', function () {
   beforeEach(async () => {
     await resetData(ctx);
     ctx.clock.set(() => NOW);
+  });
+
+  it('sets the text in a column of about 65 characters, follows the reader’s dark mode, and prints the text alone', async () => {
+    await makeChain(ctx, 2, 's', { blocks: [{ type: 'paragraph', text: 'Un paragraphe assez long pour remplir la colonne de lecture. '.repeat(6) }] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(baseUrl + '/s1/s2');
+    const column = await page.evaluate(() => {
+      const paragraph = document.querySelector('.block-paragraph')!;
+      const probe = document.createElement('span');
+      probe.textContent = '0';
+      paragraph.append(probe);
+      return { width: paragraph.getBoundingClientRect().width, zero: probe.getBoundingClientRect().width };
+    });
+    expect(column.width / column.zero).to.be.within(60, 66);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).to.equal('rgb(18, 20, 24)');
+    await page.emulateMedia({ media: 'print', colorScheme: 'light' });
+    for (const hidden of ['.site-nav', '.breadcrumbs', '.skip-link']) expect(await page.locator(hidden).isVisible(), hidden).to.equal(false);
+    expect(await page.locator('h1').textContent()).to.equal('s2');
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1')!).color)).to.equal('rgb(0, 0, 0)');
+    await context.close();
   });
 
   for (const javaScriptEnabled of [true, false]) {
