@@ -64,8 +64,12 @@ export function createRateLimiter(ctx: AppContext, operation: RateLimitedOperati
         next(rateLimitedError(ctx, resetTime ?? new Date(ctx.clock.nowMs() + budget.windowMs)));
       },
       // The address checks are ours (lib/client-address.ts); the library's would flag requests
-      // that merely carry an X-Forwarded-For header nobody trusts.
-      validate: { xForwardedForHeader: false, trustProxy: false },
+      // that merely carry an X-Forwarded-For header nobody trusts, and a key generator that
+      // reads req.ip (ours groups IPv6 addresses by /64 through the library's ipKeyGenerator,
+      // which its source check cannot see). The limiter is made by its first request on
+      // purpose (start-up loads the library only when needed), which the creation check
+      // reports as an error.
+      validate: { xForwardedForHeader: false, trustProxy: false, creationStack: false, keyGeneratorIpFallback: false },
       logger: {
         warn: (message: unknown) => logger.warn({ err: message }, 'rate limiter'),
         error: (message: unknown) => logger.error({ err: message }, 'rate limiter'),

@@ -208,6 +208,25 @@ describe('/auth rate limits', () => {
   });
 
   describe('createRateLimiter (for the API)', () => {
+    it('is made by its first request without the library reporting it as an error (the lazy creation is on purpose)', async () => {
+      const reported: unknown[] = [];
+      const { error, warn } = ctx.logger;
+      ctx.logger.error = ((...args: unknown[]) => void reported.push(args));
+      ctx.logger.warn = ((...args: unknown[]) => void reported.push(args));
+      try {
+        const mini = express();
+        mini.use(createRateLimiter(ctx, 'api', { budget: { max: 5, windowMs: 60_000 } }));
+        mini.post('/x', (_req, res) => void res.send('ok'));
+        mini.use(statusOnly);
+        expect((await request(mini).post('/x')).status).to.equal(200);
+        expect(Number((await ctx.db('app_auth_rate_limits').count({ n: '*' }).first())?.n)).to.equal(1);
+      } finally {
+        ctx.logger.error = error;
+        ctx.logger.warn = warn;
+      }
+      expect(reported).to.deep.equal([]);
+    });
+
     it('gives a logged-in caller three times the budget when asked, and can count every method', async () => {
       const mini = express();
       mini.use((req, _res, next) => {
