@@ -135,11 +135,11 @@ export async function renderPage(
   const firstImage = blocks.find((block) => block.type === 'image');
   const image = safeHref(seo.image) ?? (firstImage?.url as string | undefined);
   const media = mediaIdsOf(page.blocks);
-  const facts = await readRenderFacts(ctx, media);
-  const isHome = url === '/';
-  const preview = options.preview;
   // From memory (models/settings/store.ts): no statement once read.
   const site = await siteLook(ctx);
+  const facts = await readRenderFacts(ctx, media, site.home_page_id);
+  const isHome = url === '/';
+  const preview = options.preview;
   const shownImage = image ?? site.social_image_url ?? undefined;
   const html = await renderView(ctx.views, template.view, {
     site,
@@ -168,8 +168,8 @@ export async function renderPage(
 
 /** `/` on a site without a home page: the list of the root pages (`roots`, already read). */
 export async function renderRootList(ctx: AppContext, catalog: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
-  const facts = await readRenderFacts(ctx, []);
   const site = await siteLook(ctx);
+  const facts = await readRenderFacts(ctx, [], site.home_page_id);
   const html = await renderView(ctx.views, 'site/home.njk', {
     site,
     children: roots,

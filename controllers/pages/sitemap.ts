@@ -13,7 +13,7 @@ import type { Response } from 'express';
 import Joi from 'joi';
 import { publicReads, type AppContext } from '../../lib/context.js';
 import { text } from '../../lib/schema-primitives.js';
-import { HOME_SLUG } from '../../models/pages/public.js';
+import { siteLook } from '../../models/settings/store.js';
 import { sitemapBatch, sitemapFileCount, sitemapRange, SITEMAP_MAX_URLS } from '../../models/pages/sitemap.js';
 import { readTreeState, type TreeState } from '../../models/pages/tree-state.js';
 import type { AnyCall, Call } from '../../routes/define.js';
@@ -64,15 +64,16 @@ function entry(tag: 'url' | 'sitemap', loc: string, lastmod?: Date): string {
  * the base URL, the file size, which file); true when the client's copy is current
  * and a 304 went out.
  */
-function etagOf(ctx: AppContext, state: TreeState, options: SitemapOptions, name: string): string {
-  const shape = createHash('sha256').update(`${ctx.config.baseUrl}\n${options.perFile}\n${name}`).digest('base64url').slice(0, 16);
+function etagOf(ctx: AppContext, state: TreeState, options: SitemapOptions, name: string, home: number | null): string {
+  // The chosen home page is listed as `/`: choosing another changes the files, not the tree.
+  const shape = createHash('sha256').update(`${ctx.config.baseUrl}\n${options.perFile}\n${name}\n${home}`).digest('base64url').slice(0, 16);
   return `"${state.version}-${state.changedAt.getTime().toString(36)}-${shape}"`;
 }
 
-function answeredFromCache(ctx: AppContext, call: AnyCall, state: TreeState, options: SitemapOptions, name: string): boolean {
+function answeredFromCache(ctx: AppContext, call: AnyCall, state: TreeState, options: SitemapOptions, name: string, home: number | null): boolean {
   const { req, res } = call;
   res.set({
-    ETag: etagOf(ctx, state, options, name),
+    ETag: etagOf(ctx, state, options, name, home),
     'Last-Modified': state.changedAt.toUTCString(),
     'Cache-Control': SITEMAP_CACHE_CONTROL,
   });
@@ -103,13 +104,13 @@ export async function serveSitemapIndex(options: SitemapOptions, gate: Gate, cal
   const started = cache.begin();
   const reads = await publicReads(ctx);
   const state = await readTreeState(reads);
-  if (answeredFromCache(ctx, call, state, options, 'index')) return;
+  if (answeredFromCache(ctx, call, state, options, 'index', null)) return;
   const files = await gate.run(() => sitemapFileCount(reads, options.perFile));
   let body = `${XML_HEAD}<sitemapindex xmlns="${NAMESPACE}">\n`;
   for (let n = 1; n <= files; n++) body += entry('sitemap', absoluteUrl(ctx.config.baseUrl, `/sitemap-${n}.xml`), state.changedAt);
   const answer = buildAnswer(`${body}</sitemapindex>\n`, {
     contentType: SITEMAP_TYPE,
-    etag: etagOf(ctx, state, options, 'index'),
+    etag: etagOf(ctx, state, options, 'index', null),
     lastModified: state.changedAt,
     tags: [PAGES_TAG],
   });
@@ -130,8 +131,9 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
   const reads = await publicReads(ctx);
   const state = await readTreeState(reads);
   // The same version cannot have lost the file: a 304 needs nothing else.
-  if (answeredFromCache(ctx, call, state, options, `file-${n}`)) return;
-  const range = await gate.run(() => sitemapRange(reads, n, options.perFile));
+  const chosenHome = (await siteLook(reads)).home_page_id;
+  if (answeredFromCache(ctx, call, state, options, `file-${n}`, chosenHome)) return;
+  const range = await gate.run(() => sitemapRange(reads, n, chosenHome, options.perFile));
   if (!range) {
     res.removeHeader('ETag');
     res.removeHeader('Last-Modified');
@@ -164,7 +166,7 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
     const rows = await gate.run(() => sitemapBatch(reads, range, after, options.batchSize));
     let chunk = '';
     for (const row of rows) {
-      if (row.url !== null) chunk += entry('url', absoluteUrl(base, row.url === `/${HOME_SLUG}` ? '/' : row.url), row.updated_at);
+      if (row.url !== null) chunk += entry('url', absoluteUrl(base, row.url), row.updated_at);
     }
     if (chunk) await write(chunk);
     if (rows.length < options.batchSize) break;
@@ -176,7 +178,7 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
     copy.push('</urlset>\n');
     const answer = buildAnswer(copy.join(''), {
       contentType: SITEMAP_TYPE,
-      etag: etagOf(ctx, state, options, `file-${n}`),
+      etag: etagOf(ctx, state, options, `file-${n}`, chosenHome),
       lastModified: state.changedAt,
       tags: [PAGES_TAG],
     });

@@ -1,7 +1,7 @@
 // The public site's navigation: the header's menu once it has been edited
 // (models/pages/menus.ts); until then the home page, then the public root pages in the
 // tree's order (title, then id, as the admin tree and the child lists order siblings),
-// the page «accueil» being the home link itself; and the footer's menu. Every rendered
+// the home page (the chosen one, else «accueil») being the home link itself; and the footer's menu. Every rendered
 // page shows them, so they are read in the statement that already reads the rendered
 // page's freshness (the tree's last write, the media's): a page fill costs no statement
 // more, a cached hit none (the navigation is inside the cached HTML). Cached answers that show it carry the tag
@@ -10,7 +10,7 @@
 // changes its place, address, visibility or title, or is deleted (migration
 // pages/20261127000100_pages_menus).
 import type { AppContext } from '../../lib/context.js';
-import { HOME_SLUG } from './public.js';
+import { HOME_PAGE_ID_SQL } from './public.js';
 import { MEDIA_TABLE, PAGES_TABLE } from './schema.js';
 import { TREE_STATE_TABLE } from './tree-state.js';
 import { MENUS_TABLE, storedItems, type MenuLink } from './menus.js';
@@ -62,9 +62,10 @@ function siteMenu(items: MenuLink[], pages: Map<number, LinkedPage>): Navigation
 }
 
 // The menus' linked pages that the site shows (public, with every ancestor), with their
-// titles and addresses: a walk up from each, bounded like the other walks.
+// titles and addresses (`/` for the home page, the statement's `home`): a walk up from
+// each, bounded like the other walks.
 const LINKED_PAGES_SQL = `
-  SELECT json_agg(json_build_array(l.page_id, l.title, CASE WHEN l.path = '${HOME_SLUG}' THEN '/' ELSE '/' || l.path END))
+  SELECT json_agg(json_build_array(l.page_id, l.title, CASE WHEN l.page_id = (SELECT id FROM home) THEN '/' ELSE '/' || l.path END))
   FROM (
     WITH RECURSIVE up AS (
       SELECT p.id AS page_id, p.parent_id AS next_id, p.slug::text AS path, p.title::text AS title, p.visibility = 'public' AS visible, 1 AS depth
@@ -82,7 +83,7 @@ const LINKED_PAGES_SQL = `
  * statement, read after the page itself so the time is never older than what was read.
  * The root pages are read only while the header's menu has never been edited.
  */
-export async function readRenderFacts(ctx: AppContext, mediaIds: readonly number[]): Promise<RenderFacts> {
+export async function readRenderFacts(ctx: AppContext, mediaIds: readonly number[], chosenHomeId: number | null): Promise<RenderFacts> {
   const { rows } = await ctx.db.raw<{
     rows: Array<{
       tree: Date | null;
@@ -93,18 +94,19 @@ export async function readRenderFacts(ctx: AppContext, mediaIds: readonly number
       linked: LinkedPage[] | null;
     }>;
   }>(
-    `SELECT (SELECT changed_at FROM ${TREE_STATE_TABLE} WHERE id = 1) AS tree,
+    `WITH home AS (SELECT ${HOME_PAGE_ID_SQL} AS id)
+     SELECT (SELECT changed_at FROM ${TREE_STATE_TABLE} WHERE id = 1) AS tree,
             (SELECT max(updated_at) FROM ${MEDIA_TABLE} WHERE id = ANY(?::integer[])) AS media,
             (SELECT json_agg(json_build_array(r.id, r.title, r.slug) ORDER BY r.title, r.id)
                FROM (SELECT p.id, p.title, p.slug FROM ${PAGES_TABLE} p
-                     WHERE COALESCE(p.parent_id, 0) = 0 AND p.visibility = 'public' AND p.slug <> ?
+                     WHERE COALESCE(p.parent_id, 0) = 0 AND p.visibility = 'public' AND p.id IS DISTINCT FROM (SELECT id FROM home)
                        AND NOT EXISTS (SELECT 1 FROM ${MENUS_TABLE} WHERE name = 'header')
                      ORDER BY COALESCE(p.parent_id, 0), p.title, p.id
                      LIMIT ?) r) AS roots,
             (SELECT json_object_agg(name, items) FROM ${MENUS_TABLE}) AS menus,
             (SELECT max(updated_at) FROM ${MENUS_TABLE}) AS menus_at,
             (${LINKED_PAGES_SQL}) AS linked`,
-    [[...mediaIds], HOME_SLUG, NAVIGATION_MAX],
+    [chosenHomeId, [...mediaIds], NAVIGATION_MAX],
   );
   const row = rows[0];
   const times = [row?.tree, row?.media, row?.menus_at].filter((time): time is Date => time instanceof Date);

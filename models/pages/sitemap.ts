@@ -8,7 +8,7 @@
 // the home URL `/`, so no file ever holds more than `perFile` URLs. A page under a
 // private ancestor keeps its position but yields no URL (a file may hold fewer).
 import type { AppContext } from '../../lib/context.js';
-import { HOME_SLUG, MAX_PATH_DEPTH } from './public.js';
+import { HOME_PAGE_ID_SQL, MAX_PATH_DEPTH } from './public.js';
 import { PAGES_TABLE } from './schema.js';
 
 /** The protocol's limit for one file. */
@@ -19,8 +19,10 @@ export interface SitemapRange {
   fromId: number | null;
   /** First id of the next file (exclusive); null for the last file. */
   toId: number | null;
-  /** Whether the file starts with the home URL `/` (first file, no `accueil` page). */
+  /** Whether the file starts with the home URL `/` (first file, no home page: `/` lists the root pages). */
   withHome: boolean;
+  /** The page shown at `/` (listed as `/`, not at its own address), if any. */
+  homeId: number | null;
 }
 
 export interface SitemapUrl {
@@ -41,19 +43,18 @@ export async function sitemapFileCount(ctx: AppContext, perFile = SITEMAP_MAX_UR
 }
 
 /** The ids bounding file `n`, or null when there is no such file. */
-export async function sitemapRange(ctx: AppContext, n: number, perFile = SITEMAP_MAX_URLS): Promise<SitemapRange | null> {
+export async function sitemapRange(ctx: AppContext, n: number, chosenHomeId: number | null, perFile = SITEMAP_MAX_URLS): Promise<SitemapRange | null> {
   if (!Number.isSafeInteger(n) || n < 1) return null;
   const idAt = `(SELECT id FROM ${PAGES_TABLE} WHERE visibility = 'public' ORDER BY id OFFSET ? LIMIT 1)`;
-  const { rows } = await ctx.db.raw<{ rows: Array<{ from_id: number | null; to_id: number | null; home: boolean }> }>(
-    `SELECT ${idAt} AS from_id, ${idAt} AS to_id,
-            EXISTS (SELECT 1 FROM ${PAGES_TABLE} WHERE parent_id IS NULL AND slug = ? AND visibility = 'public') AS home`,
-    [fileStart(n, perFile), fileStart(n + 1, perFile), HOME_SLUG],
+  const { rows } = await ctx.db.raw<{ rows: Array<{ from_id: number | null; to_id: number | null; home_id: number | null }> }>(
+    `SELECT ${idAt} AS from_id, ${idAt} AS to_id, ${HOME_PAGE_ID_SQL} AS home_id`,
+    [fileStart(n, perFile), fileStart(n + 1, perFile), chosenHomeId],
   );
-  const { from_id: fromId, to_id: toId, home } = rows[0];
-  const withHome = n === 1 && !home;
+  const { from_id: fromId, to_id: toId, home_id: homeId } = rows[0];
+  const withHome = n === 1 && homeId === null;
   // Past the last page: only the first file exists (it holds `/` at least).
   if (fromId === null && n > 1) return null;
-  return { fromId, toId, withHome };
+  return { fromId, toId, withHome, homeId };
 }
 
 /**
@@ -75,10 +76,10 @@ export async function sitemapBatch(ctx: AppContext, range: SitemapRange, afterId
        FROM up JOIN ${PAGES_TABLE} p ON p.id = up.next_id AND p.visibility = 'public'
        WHERE up.depth < ${MAX_PATH_DEPTH}
      )
-     SELECT b.id, '/' || u.path AS url, b.updated_at
+     SELECT b.id, CASE WHEN u.path IS NOT NULL AND b.id = ?::int THEN '/' ELSE '/' || u.path END AS url, b.updated_at
      FROM batch b LEFT JOIN up u ON u.page_id = b.id AND u.next_id IS NULL
      ORDER BY b.id`,
-    [range.fromId, afterId, range.toId, range.toId, size],
+    [range.fromId, afterId, range.toId, range.toId, size, range.homeId],
   );
   return rows;
 }

@@ -90,7 +90,7 @@ describe('sitemap: an index over numbered files', () => {
     // Statement by statement through the model, with the file size as a parameter.
     expect(await sitemapFileCount(ctx, 3)).to.equal(3);
     expect(await sitemapFileCount(ctx, 8)).to.equal(1);
-    const range = (await sitemapRange(ctx, 2, 3))!;
+    const range = (await sitemapRange(ctx, 2, null, 3))!;
     const first = await sitemapBatch(ctx, range, 0, 2);
     const second = await sitemapBatch(ctx, range, first[1].id, 2);
     expect([...first, ...second].map((row) => row.url)).to.deep.equal([null, '/a/b/c', '/sitemap-1']);

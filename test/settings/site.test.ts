@@ -136,6 +136,29 @@ describe('site settings on the public site', () => {
     expect(accueil.id).to.be.a('number');
   });
 
+  it('lists the chosen home page as `/` in the navigation, the menus and the sitemap, and «accueil» at its own address', async () => {
+    const accueil = await makePage(ctx, { title: 'Ancien accueil', slug: 'accueil' });
+    const chosen = await makePage(ctx, { title: 'Maison', slug: 'maison' });
+    const links = (html: string) =>
+      [...(/<nav class="site-nav"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '').matchAll(/<a href="([^"]*)"[^>]*>([^<]*)</g)].map((m) => `${m[2]} ${m[1]}`);
+    // Before a choice: «accueil» is the home link itself.
+    expect(links((await get('/p1')).text)).to.deep.equal(['Accueil /', 'Maison /maison', 'p1 /p1']);
+    await changeSettings(ctx, SYSTEM, { home_page_id: chosen.id });
+    expect(links((await get('/p1')).text)).to.deep.equal(['Accueil /', 'Ancien accueil /accueil', 'p1 /p1']);
+    const sitemap = (await get('/sitemap-1.xml')).text;
+    const urls = [...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]).sort();
+    expect(urls).to.deep.equal(['http://site.test/', 'http://site.test/accueil', 'http://site.test/p1', 'http://site.test/p1/p2']);
+    // A menu's link to the home page points to `/`.
+    const admin = await userWith(ctx, ['admin.access', 'menus.manage']);
+    const saved = await request(app)
+      .put('/app/api/admin/menus/header')
+      .set('Cookie', admin.cookie)
+      .send({ items: [{ page_id: chosen.id }, { page_id: accueil.id }] });
+    expect(saved.status).to.equal(200);
+    expect(links((await get('/p1')).text)).to.deep.equal(['Maison /', 'Ancien accueil /accueil']);
+    expect((await ctx.db('app_site_settings').first())?.home_page_id).to.equal(chosen.id);
+  });
+
   it('shows dates in the site’s time zone when one is named (the views’ date filters)', () => {
     const instant = new Date('2026-07-01T12:00:00Z');
     const render = (zone: string) => ctx.views.renderString('{{ at | frenchDateTime(zone) }}', { at: instant, zone });
