@@ -4,6 +4,7 @@
 // application; nothing is registered at import time.
 import type { AnyRoute } from '../routes/define.js';
 import type { AppContext } from './context.js';
+import type { ThemeSource, ViewHelpers } from './themes.js';
 
 export interface PermissionSeed {
   key: string;
@@ -62,6 +63,10 @@ export interface ModuleRegistrar {
    * (`admin/pages/editor.njk`), and a module never replaces a core view.
    */
   views(directory: string): void;
+  /** Where the site's themes come from (one module at most declares it): lib/themes.ts. */
+  themeSource(source: ThemeSource): void;
+  /** Filters and globals a module adds to every theme's environment (data for theme views). */
+  viewHelpers(helpers: ViewHelpers): void;
 }
 
 /** A first step of a new site (the dashboard greets with them until every one is done). */
@@ -127,6 +132,8 @@ export interface SiteRegistry {
   auditTargets: Map<string, AuditTarget>;
   dashboards: Array<Dashboard<unknown>>;
   viewDirectories: string[];
+  themeSource?: ThemeSource;
+  viewHelpers: ViewHelpers[];
 }
 
 /** Runs each module's register() once, in order, and returns what they declared. */
@@ -145,6 +152,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     auditTargets: new Map(),
     dashboards: [],
     viewDirectories: [],
+    viewHelpers: [],
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -174,6 +182,11 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
         }
       },
       views: (directory) => void (registry.viewDirectories.includes(directory) || registry.viewDirectories.push(directory)),
+      themeSource: (source) => {
+        if (registry.themeSource) throw new Error(`a theme source is declared twice (module ${module.name})`);
+        registry.themeSource = source;
+      },
+      viewHelpers: (helpers) => void registry.viewHelpers.push(helpers),
       dashboard: (dashboard) => void registry.dashboards.push(dashboard),
       fieldLabels: (labels) => {
         for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);

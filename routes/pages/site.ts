@@ -6,7 +6,7 @@ import { serveRobots } from '../../controllers/pages/robots.js';
 import { renderHome, renderPublicPage } from '../../controllers/pages/site.js';
 import { serveSitemapFile, serveSitemapIndex, sitemapParams, type SitemapOptions } from '../../controllers/pages/sitemap.js';
 import { createGate } from '../../lib/gate.js';
-import type { PageCatalog } from '../../models/pages/catalog.js';
+import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 
 export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): AnyRoute[] {
@@ -17,8 +17,8 @@ export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): 
     route({ method: 'get', path: '/sitemap-:n.xml', access: 'public', params: sitemapParams, handler: (call) => serveSitemapFile(sitemap, gate, call) }),
     route({ method: 'get', path: '/robots.txt', access: 'public', handler: serveRobots }),
     // A slug has no `_`: no page can take this path. The token is the proof (no session).
-    route({ method: 'get', path: '/_apercu/:token', access: 'public', params: previewTokenParams, handler: (call) => showPreview(catalog, call) }),
-    route({ method: 'get', path: '/', access: 'public', handler: (call) => renderHome(catalog, call) }),
-    route({ method: 'get', path: '/*path', access: 'public', handler: (call) => renderPublicPage(catalog, call) }),
+    route({ method: 'get', path: '/_apercu/:token', access: 'public', params: previewTokenParams, handler: async (call) => showPreview(await catalogFor(call.ctx, catalog), call) }),
+    route({ method: 'get', path: '/', access: 'public', handler: async (call) => renderHome(await catalogFor(call.ctx, catalog), call) }),
+    route({ method: 'get', path: '/*path', access: 'public', handler: async (call) => renderPublicPage(await catalogFor(call.ctx, catalog), call) }),
   ];
 }

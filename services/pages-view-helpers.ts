@@ -1,0 +1,67 @@
+// What the pages module gives every theme's views (lib/themes.ts ViewHelpers): the
+// server functions as Nunjucks filters, in-process, never HTTP. Nunjucks cannot wait
+// for a global, so the data functions are asynchronous filters, used with `set`:
+//   {% set children = page.id | listPublicChildPages %}
+//   {% set guide = ['docs', 'guide'] | getPublishedPageBySegments %}
+// (in a loop, Nunjucks needs `asyncEach` around them). What they read is noted in the
+// render's `themeReads`, so a cached page that shows it is dropped when it changes.
+import nunjucks from 'nunjucks';
+import { withPublicReads, type AppContext } from '../lib/context.js';
+import { createParagraphMarkdown } from '../models/pages/markdown.js';
+import { getPublishedPageBySegments, listPublicChildPages } from '../models/pages/public.js';
+
+/** What a theme's views read beyond the page: pages shown, parents (0: the root) whose children are listed. */
+export interface ThemeReads {
+  pages: number[];
+  lists: number[];
+}
+
+type Done = (error: Error | null, value?: unknown) => void;
+
+function readsOf(context: unknown): ThemeReads | undefined {
+  const locals = (context as { ctx?: { themeReads?: ThemeReads } } | undefined)?.ctx;
+  return locals?.themeReads;
+}
+
+const CHILDREN_MAX = 200;
+
+export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppContext): void {
+  views.addFilter(
+    'listPublicChildPages',
+    function (this: unknown, pageId: unknown, done: Done) {
+      const parent = typeof pageId === 'number' && Number.isInteger(pageId) && pageId > 0 ? pageId : null;
+      readsOf(this)?.lists.push(parent ?? 0);
+      withPublicReads(ctx, (reads) => listPublicChildPages(reads, parent, { limit: CHILDREN_MAX })).then(
+        (items) => done(null, items),
+        (error: Error) => done(error),
+      );
+    },
+    true,
+  );
+  views.addFilter(
+    'getPublishedPageBySegments',
+    function (this: unknown, segments: unknown, done: Done) {
+      const list = Array.isArray(segments) ? segments.filter((segment): segment is string => typeof segment === 'string') : [];
+      const noted = readsOf(this);
+      withPublicReads(ctx, (reads) => getPublishedPageBySegments(reads, list)).then((page) => {
+        if (page) noted?.pages.push(page.id);
+        // A page that does not exist yet may be created in any list: the root's is the one noted.
+        else noted?.lists.push(0);
+        done(null, page);
+      }, (error: Error) => done(error));
+    },
+    true,
+  );
+  // A theme block's `markdown` field: paragraphs (a blank line between), in the paragraphs' subset, escaped.
+  const markdown = createParagraphMarkdown();
+  views.addFilter('markdown', (text: unknown) => {
+    const source = typeof text === 'string' ? text : '';
+    const html = source
+      .split(/\n\s*\n/)
+      .map((paragraph) => paragraph.trim())
+      .filter(Boolean)
+      .map((paragraph) => `<p>${markdown.render(paragraph)}</p>`)
+      .join('\n');
+    return new nunjucks.runtime.SafeString(html);
+  });
+}
