@@ -7,7 +7,7 @@ import type nunjucks from 'nunjucks';
 import type { AppContext } from './context.js';
 
 export const THEME_FIELD_TYPES = ['text', 'markdown', 'image', 'url', 'select', 'number', 'boolean'] as const;
-export type ThemeFieldType = (typeof THEME_FIELD_TYPES)[number];
+type ThemeFieldType = (typeof THEME_FIELD_TYPES)[number];
 
 /** A field of a theme's block type, as theme.json declares it. */
 export interface ThemeField {

@@ -199,5 +199,10 @@ export async function renderRootList(ctx: AppContext, catalog: PageCatalog, root
     },
   });
   // The root list shows root pages only: it changes with them (and with the creation of a home page).
-  return { html, contentType: HTML_TYPE, lastModified: facts.changedAt, shows: { pages: themeReads.pages, lists: [0, ...themeReads.lists], media: [], navigation: true } };
+  return {
+    html,
+    contentType: HTML_TYPE,
+    lastModified: facts.changedAt,
+    shows: { pages: themeReads.pages, lists: [0, ...themeReads.lists], media: [], navigation: true },
+  };
 }

@@ -43,12 +43,15 @@ export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppCont
     function (this: unknown, segments: unknown, done: Done) {
       const list = Array.isArray(segments) ? segments.filter((segment): segment is string => typeof segment === 'string') : [];
       const noted = readsOf(this);
-      withPublicReads(ctx, (reads) => getPublishedPageBySegments(reads, list)).then((page) => {
-        if (page) noted?.pages.push(page.id);
-        // A page that does not exist yet may be created in any list: the root's is the one noted.
-        else noted?.lists.push(0);
-        done(null, page);
-      }, (error: Error) => done(error));
+      withPublicReads(ctx, (reads) => getPublishedPageBySegments(reads, list)).then(
+        (page) => {
+          if (page) noted?.pages.push(page.id);
+          // A page that does not exist yet may be created in any list: the root's is the one noted.
+          else noted?.lists.push(0);
+          done(null, page);
+        },
+        (error: Error) => done(error),
+      );
     },
     true,
   );

@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ASSET_PATTERN } from '../models/settings/theme-manifest.js';
 
-export interface ThemeAsset {
+interface ThemeAsset {
   /** The file on disk. */
   file: string;
   bytes: Buffer;

@@ -71,7 +71,7 @@ async function load(ctx: AppContext, name: string): Promise<LoadedTheme | undefi
 }
 
 /** The theme of that name, loaded once per application (undefined when it cannot be). */
-export function loadedTheme(ctx: AppContext, name: string): Promise<LoadedTheme | undefined> {
+function loadedTheme(ctx: AppContext, name: string): Promise<LoadedTheme | undefined> {
   const memo = memoOf(ctx);
   let loading = memo.loading.get(name);
   if (!loading) {
@@ -100,7 +100,11 @@ export const settingsThemeSource: ThemeSource = {
   held(ctx) {
     const loaded = memoOf(ctx).loaded;
     const chosen = heldSiteLook(ctx)?.theme ?? DEFAULT_THEME;
-    return loaded.get(chosen) ?? loaded.get(DEFAULT_THEME);
+    const theme = loaded.get(chosen);
+    if (theme) return theme;
+    // Files only, no statement: the next page that reads nothing finds it loaded.
+    void loadedTheme(ctx, chosen).catch((error: unknown) => ctx.logger.warn({ err: error, theme: chosen }, 'theme could not be loaded'));
+    return loaded.get(DEFAULT_THEME);
   },
 };
 

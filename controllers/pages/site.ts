@@ -6,7 +6,7 @@
 import type { Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import type { Call } from '../../routes/define.js';
-import type { PageCatalog } from '../../models/pages/catalog.js';
+import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { needsFirstRun } from '../../models/auth/registration.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { pageCacheTags } from '../../models/pages/cache-tags.js';
@@ -40,7 +40,12 @@ export function notFoundPage(res: Response, ctx?: AppContext): void {
   // In the active theme's views when this process holds it already (a theme may restyle the 404 page).
   if (!ctx) return res.status(404).render('site/not-found.njk', locals);
   heldSiteViews(ctx).render('site/not-found.njk', locals, (error: Error | null, html: string | null) =>
-    error ? res.req.next!(error) : void res.status(404).type('html').send(html ?? ''),
+    error
+      ? res.req.next!(error)
+      : void res
+          .status(404)
+          .type('html')
+          .send(html ?? ''),
   );
 }
 
@@ -60,7 +65,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
     const chosen = (await siteLook(reads)).home_page_id;
     const alsoShows = chosen === null ? [] : [chosen];
     const resolved = await resolvePublishedPage(reads, await homeSegments(reads));
-    if (resolved) return pageAnswer(await renderPage(reads, catalog, resolved, '/'), alsoShows);
+    if (resolved) return pageAnswer(await renderPage(reads, await catalogFor(reads, catalog), resolved, '/'), alsoShows);
     const { items } = await listPublicChildrenAt(reads, null, '', { limit: 200 });
     // Only an empty site asks whether an account exists (one statement, until one does):
     // the answer is then not stored, so the first run shows at once in every process.
@@ -68,7 +73,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
       notConfigured = true;
       return null;
     }
-    return pageAnswer(await renderRootList(reads, catalog, items), alsoShows);
+    return pageAnswer(await renderRootList(reads, await catalogFor(reads, catalog), items), alsoShows);
   });
   if (notConfigured) return renderNotConfigured(ctx, res);
   sendAnswer(res, answer!, publicCacheControl(ctx));
@@ -96,7 +101,7 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
     // one, or, while none is chosen, the root page `accueil`.
     const home = (await siteLook(reads)).home_page_id;
     const isHome = home === null ? segments.length === 1 && segments[0] === HOME_SLUG : resolved.page.id === home;
-    return pageAnswer(await renderPage(reads, catalog, resolved, isHome ? '/' : path));
+    return pageAnswer(await renderPage(reads, await catalogFor(reads, catalog), resolved, isHome ? '/' : path));
   });
   if (!answer) return notFoundPage(res, ctx);
   const queryIndex = req.originalUrl.indexOf('?');

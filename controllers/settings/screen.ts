@@ -69,7 +69,15 @@ export async function showSettingsScreen(call: AnyCall, locals: FormLocals = {},
   await renderAdmin(
     call,
     'admin/settings/edit.njk',
-    { pageTitle: settingsScreenMessages.pageTitle, settings, picker, themes, timeZones: timeZoneOptions(ctx.config.timeZone, values.time_zone), ...locals, values },
+    {
+      pageTitle: settingsScreenMessages.pageTitle,
+      settings,
+      picker,
+      themes,
+      timeZones: timeZoneOptions(ctx.config.timeZone, values.time_zone),
+      ...locals,
+      values,
+    },
     status,
   );
 }

@@ -15,10 +15,14 @@ export async function showThemes(call: Call): Promise<void> {
 
 type AssetParams = { name: string; folder?: string; file: string };
 
-const segment = Joi.string().max(200).pattern(/^[A-Za-z0-9_.-]+$/);
+const segment = Joi.string()
+  .max(200)
+  .pattern(/^[A-Za-z0-9_.-]+$/);
 /** /theme/:name/:file and /theme/:name/:folder/:file: names only, never `..` (and the lookup is a map). */
 export const themeAssetParams = Joi.object<AssetParams>({
-  name: Joi.string().pattern(/^[a-z0-9][a-z0-9_-]{0,63}$/).required(),
+  name: Joi.string()
+    .pattern(/^[a-z0-9][a-z0-9_-]{0,63}$/)
+    .required(),
   folder: segment.invalid('.', '..'),
   file: segment.invalid('.', '..').required(),
 });

@@ -55,11 +55,16 @@ function formRule(field: ThemeField): Joi.Schema {
   const stored = storedRule(field);
   // An empty field is a missing one: refused when required, left out when not.
   if (field.type === 'number' || field.type === 'image') return stored.empty('');
-  return Joi.string().trim().concat(stored as Joi.StringSchema).empty('');
+  return Joi.string()
+    .trim()
+    .concat(stored as Joi.StringSchema)
+    .empty('');
 }
 
 function editorField(name: string, field: ThemeField): BlockField {
-  const kind = ({ text: 'text', url: 'text', number: 'text', markdown: 'textarea', select: 'select', boolean: 'checkbox', image: 'media' } as const)[field.type];
+  const kind = ({ text: 'text', url: 'text', number: 'text', markdown: 'textarea', select: 'select', boolean: 'checkbox', image: 'media' } as const)[
+    field.type
+  ];
   const options = field.type === 'select' ? [...(field.required ? [] : [{ value: '', label: '—' }]), ...(field.options ?? [])] : undefined;
   return { name, label: field.required ? `${field.label} (obligatoire)` : field.label, kind, ...(options ? { options } : {}) };
 }

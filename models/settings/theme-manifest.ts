@@ -68,7 +68,12 @@ const manifestSchema = Joi.object<ThemeManifest>({
         label: label.required(),
         view: Joi.string().pattern(VIEW_PATTERN).required(),
         fields: Joi.object()
-          .pattern(Joi.string().pattern(FIELD_PATTERN).invalid(...RESERVED_FIELDS), field)
+          .pattern(
+            Joi.string()
+              .pattern(FIELD_PATTERN)
+              .invalid(...RESERVED_FIELDS),
+            field,
+          )
           .min(1)
           .max(30)
           .required(),

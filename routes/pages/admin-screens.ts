@@ -20,7 +20,13 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
   const edit = async (call: AnyCall, locals: FormLocals, status: number) => editor.showEditor(await catalogFor(call.ctx, catalog), tree, call, locals, status);
   return [
     route({ method: 'get', path: '/pages', access: VIEW, query: treeQuery, handler: (call) => showPageTree(tree, call) }),
-    route({ method: 'get', path: '/pages/new', access: MANAGE, query: pages.newPageQuery, handler: async (call) => pages.showNewPage(await catalogFor(call.ctx, catalog), tree, call) }),
+    route({
+      method: 'get',
+      path: '/pages/new',
+      access: MANAGE,
+      query: pages.newPageQuery,
+      handler: async (call) => pages.showNewPage(await catalogFor(call.ctx, catalog), tree, call),
+    }),
     // Before /pages/:id, which would read `parent-candidates` as an id.
     route({ method: 'get', path: '/pages/parent-candidates', access: MANAGE, query: candidatesQuery, handler: (call) => listParentCandidates(tree, call) }),
     route({

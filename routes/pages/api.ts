@@ -19,9 +19,20 @@ const MANAGE = { permission: 'pages.manage' } as const;
 export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
   return [
     route({ method: 'get', path: '/admin/pages', access: VIEW, query: adminListQuery, handler: admin.listAdminPages }),
-    route({ method: 'post', path: '/admin/pages', access: MANAGE, body: createPageBody(catalog), handler: async (call) => admin.createAdminPage(await catalogFor(call.ctx, catalog), call) }),
+    route({
+      method: 'post',
+      path: '/admin/pages',
+      access: MANAGE,
+      body: createPageBody(catalog),
+      handler: async (call) => admin.createAdminPage(await catalogFor(call.ctx, catalog), call),
+    }),
     // Before /:id, which would read `templates` as an id.
-    route({ method: 'get', path: '/admin/pages/templates', access: VIEW, handler: async (call) => admin.listAdminTemplates(await catalogFor(call.ctx, catalog), call) }),
+    route({
+      method: 'get',
+      path: '/admin/pages/templates',
+      access: VIEW,
+      handler: async (call) => admin.listAdminTemplates(await catalogFor(call.ctx, catalog), call),
+    }),
     route({ method: 'get', path: '/admin/pages/:id', access: VIEW, params: idParams, handler: admin.showAdminPage }),
     route({
       method: 'put',

@@ -17,8 +17,16 @@ export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): 
     route({ method: 'get', path: '/sitemap-:n.xml', access: 'public', params: sitemapParams, handler: (call) => serveSitemapFile(sitemap, gate, call) }),
     route({ method: 'get', path: '/robots.txt', access: 'public', handler: serveRobots }),
     // A slug has no `_`: no page can take this path. The token is the proof (no session).
-    route({ method: 'get', path: '/_apercu/:token', access: 'public', params: previewTokenParams, handler: async (call) => showPreview(await catalogFor(call.ctx, catalog), call) }),
-    route({ method: 'get', path: '/', access: 'public', handler: async (call) => renderHome(await catalogFor(call.ctx, catalog), call) }),
-    route({ method: 'get', path: '/*path', access: 'public', handler: async (call) => renderPublicPage(await catalogFor(call.ctx, catalog), call) }),
+    route({
+      method: 'get',
+      path: '/_apercu/:token',
+      access: 'public',
+      params: previewTokenParams,
+      handler: async (call) => showPreview(await catalogFor(call.ctx, catalog), call),
+    }),
+    // The home page and the pages ask for the active theme's catalog only when they render
+    // (controllers/pages/site.ts): a redirect, a 404 or a cached hit reads nothing more.
+    route({ method: 'get', path: '/', access: 'public', handler: (call) => renderHome(catalog, call) }),
+    route({ method: 'get', path: '/*path', access: 'public', handler: (call) => renderPublicPage(catalog, call) }),
   ];
 }

@@ -74,7 +74,13 @@ export const settingsModule: SiteModule = {
     site.adminRoutes(settingsAdminRoutes());
     site.siteRoutes([
       route({ method: 'get', path: '/site-accent/:file', access: 'public', params: accentParams, handler: serveAccentStylesheet }),
-      route({ method: 'get', path: ['/theme/:name/:file', '/theme/:name/:folder/:file'], access: 'public', params: themeAssetParams, handler: serveThemeAsset }),
+      route({
+        method: 'get',
+        path: ['/theme/:name/:file', '/theme/:name/:folder/:file'],
+        access: 'public',
+        params: themeAssetParams,
+        handler: serveThemeAsset,
+      }),
     ]);
     site.themeSource(settingsThemeSource);
     site.fieldLabels(settingsFieldLabels);

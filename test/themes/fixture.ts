@@ -20,7 +20,15 @@ export const TEST_MANIFEST = {
       label: 'Encadré',
       view: 'site/blocks/callout.njk',
       fields: {
-        tone: { type: 'select', label: 'Ton', required: true, options: [{ value: 'info', label: 'Information' }, { value: 'warning', label: 'Attention' }] },
+        tone: {
+          type: 'select',
+          label: 'Ton',
+          required: true,
+          options: [
+            { value: 'info', label: 'Information' },
+            { value: 'warning', label: 'Attention' },
+          ],
+        },
         text: { type: 'markdown', label: 'Texte', required: true, max: 5000 },
         wide: { type: 'boolean', label: 'Pleine largeur', required: false },
       },

@@ -39,11 +39,11 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
   it('lists the installed themes, the invalid one with its problem, to holders of settings.manage only', async () => {
     const listed = await request(app).get('/app/api/admin/themes').set('Cookie', admin.cookie);
     expect(listed.status).to.equal(200);
-    const byName = Object.fromEntries((listed.body.items as Array<{ name: string }>).map((item) => [item.name, item]));
+    const byName = Object.fromEntries((listed.body.items as Array<{ name: string; error: string | null }>).map((item) => [item.name, item]));
     expect(byName.default).to.deep.equal({ name: 'default', label: 'Par défaut', version: '1.0.0', active: true, valid: true, error: null });
     expect(byName[TEST_THEME]).to.deep.equal({ name: TEST_THEME, label: 'Thème d’essai', version: '2.1.0', active: false, valid: true, error: null });
     expect(byName.casse).to.include({ valid: false, active: false });
-    expect(byName.casse.error).to.include('blocks.callout.fields.tone.options');
+    expect(byName.casse.error ?? '').to.include('blocks.callout.fields.tone.options');
     const editor = await userWith(ctx, ['admin.access', 'pages.manage']);
     expect((await request(app).get('/app/api/admin/themes').set('Cookie', editor.cookie)).status).to.equal(403);
   });
@@ -100,7 +100,10 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
   it('checks a theme block from its declaration on the API (400 naming the field), and keeps a good one', async () => {
     expect((await activate(TEST_THEME)).status).to.equal(200);
     const page = await makePage(ctx, { title: 'Blocs' });
-    const blocks = [{ type: 'paragraph', text: 'Avant' }, { type: 'paragraph', text: 'Encore' }];
+    const blocks = [
+      { type: 'paragraph', text: 'Avant' },
+      { type: 'paragraph', text: 'Encore' },
+    ];
     const badTone = await writePage(page.id, { blocks: [...blocks, { ...CALLOUT, tone: 'rouge' }] });
     expect(badTone.status).to.equal(400);
     expect(badTone.body.details.map((detail: { field: string }) => detail.field)).to.deep.equal(['blocks.2.tone']);
@@ -145,7 +148,13 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
   });
 
   it('keeps a block the active theme does not know through a save (form and API), shown read-only and rendered as nothing', async () => {
-    const page = await makePage(ctx, { title: 'Inconnu', blocks: [{ type: 'paragraph', text: 'Texte' }, { ...CALLOUT, id: 'bloc-theme' }] });
+    const page = await makePage(ctx, {
+      title: 'Inconnu',
+      blocks: [
+        { type: 'paragraph', text: 'Texte' },
+        { ...CALLOUT, id: 'bloc-theme' },
+      ],
+    });
     const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
     const screen = await client.get(`/admin/pages/${page.id}`);
     expect(textOf(screen.text)).to.include('Bloc inconnu du thème actif');
@@ -175,7 +184,9 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
     expect(screen.text).to.match(/name="theme" value="casse" disabled/);
     const saved = await client.post('/admin/settings', { title: 'Mon site', theme: TEST_THEME }, '/admin/settings');
     expect(saved.status).to.equal(303);
-    expect((await ctx.db('app_site_settings').first()).theme).to.equal(TEST_THEME);
+    expect((await ctx.db('app_site_settings').first())?.theme).to.equal(TEST_THEME);
+    // The 404 page reads nothing: it uses the theme once this process has loaded it (here, for `/`).
+    expect((await request(app).get('/')).text).to.include(`data-theme="${TEST_THEME}"`);
     expect((await request(app).get('/nulle-part')).text).to.include(`data-theme="${TEST_THEME}"`);
   });
 });
