@@ -61,11 +61,6 @@ export function activeTheme(ctx: AppContext): Promise<SiteTheme | undefined> {
   return ctx.site.themeSource ? ctx.site.themeSource.active(ctx) : Promise.resolve(undefined);
 }
 
-/** The environment the public site renders with: the active theme's, else the app's. */
-export async function siteViews(ctx: AppContext): Promise<nunjucks.Environment> {
-  return (await activeTheme(ctx))?.views ?? ctx.views;
-}
-
 /** The site's environment when held already (see ThemeSource.held), else the app's. */
 export function heldSiteViews(ctx: AppContext): nunjucks.Environment {
   return ctx.site.themeSource?.held(ctx)?.views ?? ctx.views;

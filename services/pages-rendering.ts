@@ -142,7 +142,7 @@ export async function renderPage(
   // From memory (models/settings/store.ts): no statement once read.
   const site = await siteLook(ctx);
   const shownImage = image ?? site.social_image_url ?? undefined;
-  const themeReads: ThemeReads = { pages: [], lists: [] };
+  const themeReads: ThemeReads = { pages: [], lists: [], media: [] };
   const html = await renderView(catalog.views ?? ctx.views, template.view, {
     site,
     page,
@@ -174,7 +174,7 @@ export async function renderPage(
       page: page.id,
       pages: [...ancestorIds, page.id, ...themeReads.pages],
       lists: [...(listsChildren ? [page.id] : []), ...themeReads.lists],
-      media,
+      media: [...media, ...themeReads.media],
       navigation: true,
     },
   };
@@ -184,7 +184,7 @@ export async function renderPage(
 export async function renderRootList(ctx: AppContext, catalog: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
   const facts = await readRenderFacts(ctx, []);
   const site = await siteLook(ctx);
-  const themeReads: ThemeReads = { pages: [], lists: [] };
+  const themeReads: ThemeReads = { pages: [], lists: [], media: [] };
   const html = await renderView(catalog.views ?? ctx.views, 'site/home.njk', {
     site,
     children: roots,
@@ -203,6 +203,6 @@ export async function renderRootList(ctx: AppContext, catalog: PageCatalog, root
     html,
     contentType: HTML_TYPE,
     lastModified: facts.changedAt,
-    shows: { pages: themeReads.pages, lists: [0, ...themeReads.lists], media: [], navigation: true },
+    shows: { pages: themeReads.pages, lists: [0, ...themeReads.lists], media: themeReads.media, navigation: true },
   };
 }

@@ -3,17 +3,21 @@
 // for a global, so the data functions are asynchronous filters, used with `set`:
 //   {% set children = page.id | listPublicChildPages %}
 //   {% set guide = ['docs', 'guide'] | getPublishedPageBySegments %}
+//   {% set picture = block.photo | media %}   (an `image` field: {url, alt, caption} or none)
 // (in a loop, Nunjucks needs `asyncEach` around them). What they read is noted in the
 // render's `themeReads`, so a cached page that shows it is dropped when it changes.
 import nunjucks from 'nunjucks';
 import { withPublicReads, type AppContext } from '../lib/context.js';
+import { NotFoundError } from '../lib/errors.js';
 import { createParagraphMarkdown } from '../models/pages/markdown.js';
+import { getMedia } from '../models/pages/media.js';
 import { getPublishedPageBySegments, listPublicChildPages } from '../models/pages/public.js';
 
 /** What a theme's views read beyond the page: pages shown, parents (0: the root) whose children are listed. */
 export interface ThemeReads {
   pages: number[];
   lists: number[];
+  media: number[];
 }
 
 type Done = (error: Error | null, value?: unknown) => void;
@@ -51,6 +55,18 @@ export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppCont
           done(null, page);
         },
         (error: Error) => done(error),
+      );
+    },
+    true,
+  );
+  views.addFilter(
+    'media',
+    function (this: unknown, mediaId: unknown, done: Done) {
+      if (typeof mediaId !== 'number' || !Number.isInteger(mediaId) || mediaId < 1) return done(null, null);
+      readsOf(this)?.media.push(mediaId);
+      withPublicReads(ctx, (reads) => getMedia(reads, mediaId)).then(
+        (media) => done(null, { url: media.url, alt: media.alt, caption: media.caption }),
+        (error: Error) => (error instanceof NotFoundError ? done(null, null) : done(error)),
       );
     },
     true,

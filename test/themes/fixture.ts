@@ -8,7 +8,7 @@ import path from 'node:path';
 export const TEST_THEME = 'essai';
 export const THEME_CSS = '.callout { border: 2px solid teal; }\n';
 
-export const TEST_MANIFEST = {
+const TEST_MANIFEST = {
   name: TEST_THEME,
   label: 'Thème d’essai',
   version: '2.1.0',
@@ -31,6 +31,7 @@ export const TEST_MANIFEST = {
         },
         text: { type: 'markdown', label: 'Texte', required: true, max: 5000 },
         wide: { type: 'boolean', label: 'Pleine largeur', required: false },
+        picture: { type: 'image', label: 'Illustration', required: false },
       },
     },
   },
@@ -53,13 +54,13 @@ const GUIDE = `{% extends "site/layout.njk" %}
 {% include "site/page-body.njk" %}</article>{% endblock %}
 `;
 
-const CALLOUT = `<aside class="callout callout-{{ block.tone }}{% if block.wide %} wide{% endif %}">{{ block.text | markdown }}</aside>
+const CALLOUT = `{% set picture = block.picture | media %}<aside class="callout callout-{{ block.tone }}{% if block.wide %} wide{% endif %}">{{ block.text | markdown }}</aside>{% if picture %}<img class="callout-picture" src="{{ picture.url }}" alt="{{ picture.alt }}">{% endif %}
 `;
 
 const THUMBNAIL = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="100"><rect width="160" height="100" fill="teal"/></svg>\n';
 
 /** Writes `files` (path → content) under `root/name`. */
-export function writeTheme(root: string, name: string, files: Record<string, string>): string {
+function writeTheme(root: string, name: string, files: Record<string, string>): string {
   const folder = path.join(root, name);
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { getDraft } from '../../models/pages/drafts.js';
+import { insertMedia } from '../../models/pages/media.js';
 import { getPage } from '../../models/pages/pages.js';
 import { AdminClient, textOf } from '../support/admin-client.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
@@ -116,6 +117,16 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
     const good = await writePage(page.id, { blocks: [...blocks, CALLOUT] });
     expect(good.status).to.equal(200);
     expect((await getPage(ctx, page.id)).blocks[2]).to.include(CALLOUT);
+    // An `image` field names a media; the view reaches it through the `media` filter.
+    const media = await insertMedia(
+      ctx,
+      { filename: 'media/0123456789abcdef0123456789abcdef.png', original_name: 'a.png', mime_type: 'image/png', size: 10, alt: 'Un phare' },
+      null,
+    );
+    expect((await writePage(page.id, { blocks: [{ ...CALLOUT, picture: 'phare' }] })).body.details[0].field).to.equal('blocks.0.picture');
+    expect((await writePage(page.id, { blocks: [{ ...CALLOUT, picture: media.id }] })).status).to.equal(200);
+    const site = await request(app).get('/blocs');
+    expect(site.text).to.include(`<img class="callout-picture" src="/uploads/media/0123456789abcdef0123456789abcdef.png" alt="Un phare">`);
   });
 
   it('shows the theme block’s fields in the editor (no JavaScript), refuses a bad value beside its field, saves a good one', async () => {
@@ -128,7 +139,7 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
     expect(screen.text).to.match(/<select[^>]*name="b\.0\.tone"/);
     expect(screen.text).to.include('<option value="warning"');
     expect(screen.text).to.match(/<textarea[^>]*name="b\.0\.text"/);
-    expect(screen.text).to.include('name="b.0.wide"');
+    expect(screen.text).to.include('name="b.0.wide"').and.include('name="b.0.picture"');
     // The block type is offered in the «add» list, as the template in the template list.
     expect(screen.text).to.include('value="callout"').and.include('value="guide"');
 
