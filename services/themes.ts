@@ -29,6 +29,8 @@ interface ThemesMemo {
 }
 
 const THEMES_MEMO = 'settings.themes';
+/** How long a theme that could not be loaded is not tried again. */
+const RETRY_MS = 10_000;
 
 function memoOf(ctx: AppContext): ThemesMemo {
   let memo = ctx.memo.modules.get(THEMES_MEMO) as ThemesMemo | undefined;
@@ -77,8 +79,9 @@ function loadedTheme(ctx: AppContext, name: string): Promise<LoadedTheme | undef
   if (!loading) {
     loading = load(ctx, name).then((theme) => {
       if (theme) memo.loaded.set(name, theme);
-      // A theme that could not be loaded is tried again next time (it may be fixed).
-      else memo.loading.delete(name);
+      // A theme that could not be loaded is tried again a little later (it may be fixed),
+      // not at every page: each try reads the themes' folders.
+      else setTimeout(() => memo.loading.delete(name), RETRY_MS).unref();
       return theme;
     });
     loading.catch(() => memo.loading.delete(name));
