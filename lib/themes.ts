@@ -47,8 +47,8 @@ export interface SiteTheme {
 }
 
 export interface ThemeSource {
-  /** The active theme (the site setting), loaded on first use in this process. */
-  active(ctx: AppContext): Promise<SiteTheme>;
+  /** The active theme (the site setting, or `chosen` when the caller read it already), loaded on first use in this process. */
+  active(ctx: AppContext, chosen?: string): Promise<SiteTheme>;
   /** The active theme when this process already holds it, without a statement (the 404 page reads nothing). */
   held(ctx: AppContext): SiteTheme | undefined;
 }
@@ -57,8 +57,8 @@ export interface ThemeSource {
 export type ViewHelpers = (views: nunjucks.Environment, ctx: AppContext) => void;
 
 /** The active theme, or undefined in an app whose modules declare no theme source. */
-export function activeTheme(ctx: AppContext): Promise<SiteTheme | undefined> {
-  return ctx.site.themeSource ? ctx.site.themeSource.active(ctx) : Promise.resolve(undefined);
+export function activeTheme(ctx: AppContext, chosen?: string): Promise<SiteTheme | undefined> {
+  return ctx.site.themeSource ? ctx.site.themeSource.active(ctx, chosen) : Promise.resolve(undefined);
 }
 
 /** The site's environment when held already (see ThemeSource.held), else the app's. */

@@ -7,7 +7,7 @@
 import type { AppContext } from '../lib/context.js';
 import { renderView } from '../lib/views.js';
 import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.js';
-import type { PageCatalog } from '../models/pages/catalog.js';
+import { catalogFor, type PageCatalog } from '../models/pages/catalog.js';
 import { readRenderFacts, type NavigationLink, type RenderFacts } from '../models/pages/navigation.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
 import { siteLook } from '../models/settings/store.js';
@@ -119,12 +119,16 @@ async function menusHtml(ctx: AppContext, catalog: PageCatalog, facts: RenderFac
  */
 export async function renderPage(
   ctx: AppContext,
-  catalog: PageCatalog,
+  builtIn: PageCatalog,
   resolved: ResolvedPage,
   url: string,
   options: RenderOptions = {},
 ): Promise<RenderedPage> {
   const { page, ancestorTitles, ancestorIds, segments } = resolved;
+  // From memory (models/settings/store.ts): no statement once read. The active theme is
+  // taken from this same read, so a render reads the settings once at most.
+  const site = await siteLook(ctx);
+  const catalog = await catalogFor(ctx, builtIn, site.theme);
   const template = catalog.templates.get(page.template);
   const blocks = withParagraphHtml(catalog, renderableBlocks(ctx, catalog.blocks, page.blocks, page.id));
   let children: PublicPageSummary[] = [];
@@ -139,8 +143,6 @@ export async function renderPage(
   const facts = await readRenderFacts(ctx, media);
   const isHome = url === '/';
   const preview = options.preview;
-  // From memory (models/settings/store.ts): no statement once read.
-  const site = await siteLook(ctx);
   const shownImage = image ?? site.social_image_url ?? undefined;
   const themeReads: ThemeReads = { pages: [], lists: [], media: [] };
   const html = await renderView(catalog.views ?? ctx.views, template.view, {
@@ -181,9 +183,10 @@ export async function renderPage(
 }
 
 /** `/` on a site without a home page: the list of the root pages (`roots`, already read). */
-export async function renderRootList(ctx: AppContext, catalog: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
+export async function renderRootList(ctx: AppContext, builtIn: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
   const facts = await readRenderFacts(ctx, []);
   const site = await siteLook(ctx);
+  const catalog = await catalogFor(ctx, builtIn, site.theme);
   const themeReads: ThemeReads = { pages: [], lists: [], media: [] };
   const html = await renderView(catalog.views ?? ctx.views, 'site/home.njk', {
     site,

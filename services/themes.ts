@@ -96,8 +96,8 @@ function bareTheme(ctx: AppContext): SiteTheme {
 }
 
 export const settingsThemeSource: ThemeSource = {
-  async active(ctx) {
-    const chosen = (await siteLook(ctx)).theme;
+  async active(ctx, given) {
+    const chosen = given ?? (await siteLook(ctx)).theme;
     return (await loadedTheme(ctx, chosen)) ?? (await loadedTheme(ctx, DEFAULT_THEME)) ?? bareTheme(ctx);
   },
   held(ctx) {

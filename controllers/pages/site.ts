@@ -6,7 +6,7 @@
 import type { Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import type { Call } from '../../routes/define.js';
-import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
 import { needsFirstRun } from '../../models/auth/registration.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { pageCacheTags } from '../../models/pages/cache-tags.js';
@@ -65,7 +65,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
     const chosen = (await siteLook(reads)).home_page_id;
     const alsoShows = chosen === null ? [] : [chosen];
     const resolved = await resolvePublishedPage(reads, await homeSegments(reads));
-    if (resolved) return pageAnswer(await renderPage(reads, await catalogFor(reads, catalog), resolved, '/'), alsoShows);
+    if (resolved) return pageAnswer(await renderPage(reads, catalog, resolved, '/'), alsoShows);
     const { items } = await listPublicChildrenAt(reads, null, '', { limit: 200 });
     // Only an empty site asks whether an account exists (one statement, until one does):
     // the answer is then not stored, so the first run shows at once in every process.
@@ -73,7 +73,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
       notConfigured = true;
       return null;
     }
-    return pageAnswer(await renderRootList(reads, await catalogFor(reads, catalog), items), alsoShows);
+    return pageAnswer(await renderRootList(reads, catalog, items), alsoShows);
   });
   if (notConfigured) return renderNotConfigured(ctx, res);
   sendAnswer(res, answer!, publicCacheControl(ctx));
@@ -101,7 +101,7 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
     // one, or, while none is chosen, the root page `accueil`.
     const home = (await siteLook(reads)).home_page_id;
     const isHome = home === null ? segments.length === 1 && segments[0] === HOME_SLUG : resolved.page.id === home;
-    return pageAnswer(await renderPage(reads, await catalogFor(reads, catalog), resolved, isHome ? '/' : path));
+    return pageAnswer(await renderPage(reads, catalog, resolved, isHome ? '/' : path));
   });
   if (!answer) return notFoundPage(res, ctx);
   const queryIndex = req.originalUrl.indexOf('?');

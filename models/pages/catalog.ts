@@ -26,6 +26,8 @@ export interface PageCatalog {
   theme?: string;
   /** The theme's block views by type (theme.json's `view`); the built-in types' are site/blocks/<type>.njk. */
   blockViews: Record<string, string>;
+  /** The built-in catalog this one was derived from (undefined: this is it). */
+  builtIn?: PageCatalog;
   /** The catalogs derived from this one, per theme (`name@key`). */
   themed: Map<string, PageCatalog>;
 }
@@ -44,7 +46,7 @@ export function createPageCatalog(): PageCatalog {
 
 /** The built-in catalog with the theme's templates and block types (never replacing a built-in block type). */
 function deriveCatalog(base: PageCatalog, theme: SiteTheme): PageCatalog {
-  const derived: PageCatalog = { ...createPageCatalog(), markdown: base.markdown, views: theme.views, theme: theme.name };
+  const derived: PageCatalog = { ...createPageCatalog(), markdown: base.markdown, views: theme.views, theme: theme.name, builtIn: base };
   for (const template of base.templates.list()) derived.templates.register(base.templates.get(template.name));
   for (const type of base.blocks.list()) derived.blocks.register(type);
   for (const [name, template] of Object.entries(theme.templates)) derived.templates.register(themeTemplate(name, template));
@@ -56,9 +58,13 @@ function deriveCatalog(base: PageCatalog, theme: SiteTheme): PageCatalog {
   return derived;
 }
 
-/** The catalog of the active theme (the built-in one in an app without themes). */
-export async function catalogFor(ctx: AppContext, base: PageCatalog): Promise<PageCatalog> {
-  const theme = await activeTheme(ctx);
+/**
+ * The catalog of the active theme (the built-in one in an app without themes). `chosen`:
+ * the theme setting when the caller has already read the settings.
+ */
+export async function catalogFor(ctx: AppContext, from: PageCatalog, chosen?: string): Promise<PageCatalog> {
+  const base = from.builtIn ?? from;
+  const theme = await activeTheme(ctx, chosen);
   if (!theme) return base;
   const key = `${theme.name}@${theme.key}`;
   let derived = base.themed.get(key);

@@ -6,7 +6,7 @@ import { serveRobots } from '../../controllers/pages/robots.js';
 import { renderHome, renderPublicPage } from '../../controllers/pages/site.js';
 import { serveSitemapFile, serveSitemapIndex, sitemapParams, type SitemapOptions } from '../../controllers/pages/sitemap.js';
 import { createGate } from '../../lib/gate.js';
-import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
+import type { PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 
 export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): AnyRoute[] {
@@ -17,15 +17,9 @@ export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): 
     route({ method: 'get', path: '/sitemap-:n.xml', access: 'public', params: sitemapParams, handler: (call) => serveSitemapFile(sitemap, gate, call) }),
     route({ method: 'get', path: '/robots.txt', access: 'public', handler: serveRobots }),
     // A slug has no `_`: no page can take this path. The token is the proof (no session).
-    route({
-      method: 'get',
-      path: '/_apercu/:token',
-      access: 'public',
-      params: previewTokenParams,
-      handler: async (call) => showPreview(await catalogFor(call.ctx, catalog), call),
-    }),
-    // The home page and the pages ask for the active theme's catalog only when they render
-    // (controllers/pages/site.ts): a redirect, a 404 or a cached hit reads nothing more.
+    route({ method: 'get', path: '/_apercu/:token', access: 'public', params: previewTokenParams, handler: (call) => showPreview(catalog, call) }),
+    // The pages and previews get the built-in catalog: the render takes the active theme's
+    // (services/pages-rendering.ts), so a redirect, a 404 or a cached hit reads nothing more.
     route({ method: 'get', path: '/', access: 'public', handler: (call) => renderHome(catalog, call) }),
     route({ method: 'get', path: '/*path', access: 'public', handler: (call) => renderPublicPage(catalog, call) }),
   ];
