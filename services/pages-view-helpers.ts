@@ -71,6 +71,15 @@ export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppCont
     },
     true,
   );
+  // Called as functions, they could only give a promise: say how to use them instead.
+  for (const [name, example] of [
+    ['listPublicChildPages', '{% set children = page.id | listPublicChildPages %}'],
+    ['getPublishedPageBySegments', "{% set other = ['docs', 'guide'] | getPublishedPageBySegments %}"],
+  ]) {
+    views.addGlobal(name, () => {
+      throw new Error(`${name} is an asynchronous filter, not a function: ${example} (docs/themes.md)`);
+    });
+  }
   // A theme block's `markdown` field: paragraphs (a blank line between), in the paragraphs' subset, escaped.
   const markdown = createParagraphMarkdown();
   views.addFilter('markdown', (text: unknown) => {

@@ -184,6 +184,14 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
     expect(site.text).to.include('Texte revu').and.not.include('Lire');
   });
 
+  it('says how to use a data filter that a theme view calls as a function', async () => {
+    const theme = await ctx.site.themeSource!.active(ctx, TEST_THEME);
+    expect(theme.name).to.equal(TEST_THEME);
+    expect(() => theme.views.renderString('{{ listPublicChildPages(1) }}', {})).to.throw(
+      /asynchronous filter, not a function: \{% set children = page\.id \| listPublicChildPages %\}/,
+    );
+  });
+
   it('lists the themes on the settings screen with a thumbnail or a placeholder, and switches theme from the form', async () => {
     const client = await AdminClient.as(app, { permissions: ['admin.access', 'settings.manage'] });
     const screen = await client.get('/admin/settings');
