@@ -11,7 +11,7 @@ import { catalogFor, type PageCatalog } from '../models/pages/catalog.js';
 import { readRenderFacts, type NavigationLink, type RenderFacts } from '../models/pages/navigation.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
 import { siteLook } from '../models/settings/store.js';
-import type { ThemeReads } from './pages-view-helpers.js';
+import { themeReadsOf } from './pages-view-helpers.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -144,7 +144,7 @@ export async function renderPage(
   const isHome = url === '/';
   const preview = options.preview;
   const shownImage = image ?? site.social_image_url ?? undefined;
-  const themeReads: ThemeReads = { pages: [], lists: [], media: [] };
+  const themeReads = themeReadsOf(ctx);
   const html = await renderView(catalog.views ?? ctx.views, template.view, {
     site,
     page,
@@ -187,7 +187,7 @@ export async function renderRootList(ctx: AppContext, builtIn: PageCatalog, root
   const facts = await readRenderFacts(ctx, []);
   const site = await siteLook(ctx);
   const catalog = await catalogFor(ctx, builtIn, site.theme);
-  const themeReads: ThemeReads = { pages: [], lists: [], media: [] };
+  const themeReads = themeReadsOf(ctx);
   const html = await renderView(catalog.views ?? ctx.views, 'site/home.njk', {
     site,
     children: roots,

@@ -18,6 +18,16 @@ export interface ThemeReads {
   pages: number[];
   lists: number[];
   media: number[];
+  /** The render's own context (the public reads' one, or the primary's for a preview): what the filters read with. */
+  ctx: AppContext;
+}
+
+/** A render's record of what its theme views read, reading with `ctx`. */
+export function themeReadsOf(ctx: AppContext): ThemeReads {
+  const reads = { pages: [], lists: [], media: [] } as unknown as ThemeReads;
+  // Not enumerable: a view that prints or iterates the record never meets the context.
+  Object.defineProperty(reads, 'ctx', { value: ctx, enumerable: false });
+  return reads;
 }
 
 type Done = (error: Error | null, value?: unknown) => void;
@@ -29,13 +39,22 @@ function readsOf(context: unknown): ThemeReads | undefined {
 
 const CHILDREN_MAX = 200;
 
+/**
+ * Runs a read with the render's context when the view is rendered by the pages module
+ * (already inside its public reads), else with the app's, through publicReads.
+ */
+function read<T>(ctx: AppContext, noted: ThemeReads | undefined, run: (reads: AppContext) => Promise<T>): Promise<T> {
+  return noted ? run(noted.ctx) : withPublicReads(ctx, run);
+}
+
 export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppContext): void {
   views.addFilter(
     'listPublicChildPages',
     function (this: unknown, pageId: unknown, done: Done) {
       const parent = typeof pageId === 'number' && Number.isInteger(pageId) && pageId > 0 ? pageId : null;
-      readsOf(this)?.lists.push(parent ?? 0);
-      withPublicReads(ctx, (reads) => listPublicChildPages(reads, parent, { limit: CHILDREN_MAX })).then(
+      const noted = readsOf(this);
+      noted?.lists.push(parent ?? 0);
+      read(ctx, noted, (reads) => listPublicChildPages(reads, parent, { limit: CHILDREN_MAX })).then(
         (items) => done(null, items),
         (error: Error) => done(error),
       );
@@ -47,7 +66,7 @@ export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppCont
     function (this: unknown, segments: unknown, done: Done) {
       const list = Array.isArray(segments) ? segments.filter((segment): segment is string => typeof segment === 'string') : [];
       const noted = readsOf(this);
-      withPublicReads(ctx, (reads) => getPublishedPageBySegments(reads, list)).then(
+      read(ctx, noted, (reads) => getPublishedPageBySegments(reads, list)).then(
         (page) => {
           if (page) noted?.pages.push(page.id);
           // A page that does not exist yet may be created in any list: the root's is the one noted.
@@ -63,8 +82,9 @@ export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppCont
     'media',
     function (this: unknown, mediaId: unknown, done: Done) {
       if (typeof mediaId !== 'number' || !Number.isInteger(mediaId) || mediaId < 1) return done(null, null);
-      readsOf(this)?.media.push(mediaId);
-      withPublicReads(ctx, (reads) => getMedia(reads, mediaId)).then(
+      const noted = readsOf(this);
+      noted?.media.push(mediaId);
+      read(ctx, noted, (reads) => getMedia(reads, mediaId)).then(
         (media) => done(null, { url: media.url, alt: media.alt, caption: media.caption }),
         (error: Error) => (error instanceof NotFoundError ? done(null, null) : done(error)),
       );
