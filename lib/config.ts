@@ -80,6 +80,8 @@ export interface Config {
   mailOutbox: boolean;
   mailFrom: string;
   uploadDir: string;
+  /** The site's own themes (THEMES_DIR, default ./data/themes from the working directory): outside the core, so an upgrade never touches them. */
+  themesDir: string;
   /** Where uploaded files live (UPLOAD_STORAGE): `disk` under uploadDir (default) or `database` (PostgreSQL). */
   uploadStorage: UploadStorageKind;
   logLevel: string;
@@ -145,6 +147,7 @@ interface Env extends DatabaseEnv {
   MAIL_OUTBOX?: 'true' | 'false';
   MAIL_FROM?: string;
   UPLOAD_DIR?: string;
+  THEMES_DIR?: string;
   UPLOAD_STORAGE: UploadStorageKind;
   LOG_LEVEL: string;
   PASSWORD_HASH_COST: number;
@@ -208,6 +211,7 @@ const envSchema = Joi.object<Env>({
   MAIL_OUTBOX: Joi.string().valid('true', 'false').messages({ 'any.only': '{{#label}} must be "true" (write emails to the outbox folder) or "false"' }),
   MAIL_FROM: Joi.string(),
   UPLOAD_DIR: Joi.string(),
+  THEMES_DIR: Joi.string(),
   UPLOAD_STORAGE: Joi.string()
     .valid(...UPLOAD_STORAGE_KINDS)
     .default('disk')
@@ -355,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: value.MAIL_FROM ?? `"${appName.replace(/"/g, '')}" <no-reply@localhost>`,
     uploadDir: path.resolve(projectRoot, value.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
     uploadStorage: value.UPLOAD_STORAGE,
+    themesDir: path.resolve(value.THEMES_DIR ?? path.join('data', 'themes')),
     logLevel: value.LOG_LEVEL,
     passwordHashCost: value.PASSWORD_HASH_COST,
     passwordHashThreads: value.PASSWORD_HASH_THREADS ?? defaultHashThreads(value.PASSWORD_HASH_NICE),

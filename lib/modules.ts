@@ -4,6 +4,7 @@
 // application; nothing is registered at import time.
 import type { AnyRoute } from '../routes/define.js';
 import type { AppContext } from './context.js';
+import type { ThemeSource, ViewHelpers } from './themes.js';
 
 export interface PermissionSeed {
   key: string;
@@ -68,6 +69,10 @@ export interface ModuleRegistrar {
    * even with the cache off (PAGE_CACHE_MB=0), so that memory is still used.
    */
   followsChanges(): void;
+  /** Where the site's themes come from (one module at most declares it): lib/themes.ts. */
+  themeSource(source: ThemeSource): void;
+  /** Filters and globals a module adds to every theme's environment (data for theme views). */
+  viewHelpers(helpers: ViewHelpers): void;
 }
 
 /** A first step of a new site (the dashboard greets with them until every one is done). */
@@ -135,6 +140,8 @@ export interface SiteRegistry {
   viewDirectories: string[];
   /** Some module keeps memory the listener keeps true: listen even with the cache off. */
   followsChanges: boolean;
+  themeSource?: ThemeSource;
+  viewHelpers: ViewHelpers[];
 }
 
 /** Runs each module's register() once, in order, and returns what they declared. */
@@ -154,6 +161,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     dashboards: [],
     viewDirectories: [],
     followsChanges: false,
+    viewHelpers: [],
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -184,6 +192,11 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
       },
       views: (directory) => void (registry.viewDirectories.includes(directory) || registry.viewDirectories.push(directory)),
       followsChanges: () => void (registry.followsChanges = true),
+      themeSource: (source) => {
+        if (registry.themeSource) throw new Error(`a theme source is declared twice (module ${module.name})`);
+        registry.themeSource = source;
+      },
+      viewHelpers: (helpers) => void registry.viewHelpers.push(helpers),
       dashboard: (dashboard) => void registry.dashboards.push(dashboard),
       fieldLabels: (labels) => {
         for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);

@@ -18,8 +18,14 @@ export function moduleViewsDirectory(module: string): string {
  * with renderView(): the same templates, filters and globals either way. The search
  * path is the core's views, then each module's folder in the order they registered.
  */
-export function createViews(config: Config, clock: Clock, moduleDirectories: readonly string[] = []): nunjucks.Environment {
-  const searchPath = [viewsDir, ...moduleDirectories];
+export function createViews(
+  config: Config,
+  clock: Clock,
+  moduleDirectories: readonly string[] = [],
+  frontDirectories: readonly string[] = [],
+): nunjucks.Environment {
+  // A theme's views/ (frontDirectories) come first: they override the site's views by name.
+  const searchPath = [...frontDirectories, viewsDir, ...moduleDirectories];
   const environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(searchPath, { noCache: !config.isProduction }), {
     autoescape: true,
     throwOnUndefined: false,

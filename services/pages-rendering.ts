@@ -2,15 +2,16 @@
 // URL and the previews (and whatever else shows a page as the site does): the
 // template's view with the blocks a template may receive, the sub-pages when something
 // lists them, the navigation, breadcrumbs and the SEO metadata, rendered through the
-// application's view environment (ctx.views), never through a response. It returns the
+// active theme's view environment (catalog.views, else ctx.views), never through a response. It returns the
 // HTML and what the page shows; how an answer is cached and sent is the controllers'.
 import type { AppContext } from '../lib/context.js';
 import { renderView } from '../lib/views.js';
 import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.js';
-import type { PageCatalog } from '../models/pages/catalog.js';
+import { catalogFor, type PageCatalog } from '../models/pages/catalog.js';
 import { readRenderFacts, type NavigationLink, type RenderFacts } from '../models/pages/navigation.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
 import { siteLook } from '../models/settings/store.js';
+import { themeReadsOf } from './pages-view-helpers.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -99,7 +100,7 @@ async function menuHtml(ctx: AppContext, catalog: PageCatalog, view: string, nav
   const key = view + JSON.stringify(links);
   const known = catalog.fragments.get(key);
   if (known !== undefined) return known;
-  const html = await renderView(ctx.views, view, { navigation: links });
+  const html = await renderView(catalog.views ?? ctx.views, view, { navigation: links });
   catalog.fragments.set(key, html);
   return html;
 }
@@ -118,12 +119,16 @@ async function menusHtml(ctx: AppContext, catalog: PageCatalog, facts: RenderFac
  */
 export async function renderPage(
   ctx: AppContext,
-  catalog: PageCatalog,
+  builtIn: PageCatalog,
   resolved: ResolvedPage,
   url: string,
   options: RenderOptions = {},
 ): Promise<RenderedPage> {
   const { page, ancestorTitles, ancestorIds, segments } = resolved;
+  // From memory (models/settings/store.ts): no statement once read. The active theme is
+  // taken from this same read, so a render reads the settings once at most.
+  const site = await siteLook(ctx);
+  const catalog = await catalogFor(ctx, builtIn, site.theme);
   const template = catalog.templates.get(page.template);
   const blocks = withParagraphHtml(catalog, renderableBlocks(ctx, catalog.blocks, page.blocks, page.id));
   let children: PublicPageSummary[] = [];
@@ -135,18 +140,23 @@ export async function renderPage(
   const firstImage = blocks.find((block) => block.type === 'image');
   const image = safeHref(seo.image) ?? (firstImage?.url as string | undefined);
   const media = mediaIdsOf(page.blocks);
-  // From memory (models/settings/store.ts): no statement once read.
-  const site = await siteLook(ctx);
   const facts = await readRenderFacts(ctx, media, site.home_page_id);
   const isHome = url === '/';
   const preview = options.preview;
   const shownImage = image ?? site.social_image_url ?? undefined;
-  const html = await renderView(ctx.views, template.view, {
+  const themeReads = themeReadsOf(ctx);
+  const html = await renderView(catalog.views ?? ctx.views, template.view, {
     site,
     page,
     blocks,
     children,
     preview,
+    // The menus as data, for a theme's own layout (the links of the header's and the footer's).
+    menus: { header: facts.navigation, footer: facts.footer },
+    // Filled by the theme's data filters (services/pages-view-helpers.ts): what else the page shows.
+    themeReads,
+    // A theme block's view by its type (theme.json names it); the site's own are site/blocks/<type>.njk.
+    blockViews: catalog.blockViews,
     ...(await menusHtml(ctx, catalog, facts, url)),
     // The home page has none; every other level starts at the home page.
     breadcrumbs: isHome ? undefined : ancestorTitles.map((title, index) => ({ title, url: '/' + segments.slice(0, index + 1).join('/') })),
@@ -162,17 +172,27 @@ export async function renderPage(
     html,
     contentType: HTML_TYPE,
     lastModified: latest(page.updated_at, facts.changedAt),
-    shows: { page: page.id, pages: [...ancestorIds, page.id], lists: listsChildren ? [page.id] : [], media, navigation: true },
+    shows: {
+      page: page.id,
+      pages: [...ancestorIds, page.id, ...themeReads.pages],
+      lists: [...(listsChildren ? [page.id] : []), ...themeReads.lists],
+      media: [...media, ...themeReads.media],
+      navigation: true,
+    },
   };
 }
 
 /** `/` on a site without a home page: the list of the root pages (`roots`, already read). */
-export async function renderRootList(ctx: AppContext, catalog: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
+export async function renderRootList(ctx: AppContext, builtIn: PageCatalog, roots: PublicPageSummary[]): Promise<RenderedPage> {
   const site = await siteLook(ctx);
   const facts = await readRenderFacts(ctx, [], site.home_page_id);
-  const html = await renderView(ctx.views, 'site/home.njk', {
+  const catalog = await catalogFor(ctx, builtIn, site.theme);
+  const themeReads = themeReadsOf(ctx);
+  const html = await renderView(catalog.views ?? ctx.views, 'site/home.njk', {
     site,
     children: roots,
+    menus: { header: facts.navigation, footer: facts.footer },
+    themeReads,
     ...(await menusHtml(ctx, catalog, facts, '/')),
     meta: {
       title: site.title,
@@ -182,5 +202,10 @@ export async function renderRootList(ctx: AppContext, catalog: PageCatalog, root
     },
   });
   // The root list shows root pages only: it changes with them (and with the creation of a home page).
-  return { html, contentType: HTML_TYPE, lastModified: facts.changedAt, shows: { pages: [], lists: [0], media: [], navigation: true } };
+  return {
+    html,
+    contentType: HTML_TYPE,
+    lastModified: facts.changedAt,
+    shows: { pages: themeReads.pages, lists: [0, ...themeReads.lists], media: themeReads.media, navigation: true },
+  };
 }

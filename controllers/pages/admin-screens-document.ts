@@ -29,6 +29,8 @@ export interface DocumentBlock {
   values: Record<string, unknown>;
   /** A block of a type without an editor travels as its stored JSON. */
   json?: string;
+  /** Its type is neither built in nor the active theme's: kept as stored, shown read-only. */
+  unknown?: boolean;
   errors: Record<string, string>;
 }
 
@@ -76,7 +78,7 @@ export function documentBlock(catalog: PageCatalog, key: string, block: Block): 
   const type = catalog.blocks.get(block.type);
   const id = typeof block.id === 'string' ? block.id : undefined;
   if (type?.editor) return { key, id, type: block.type, label: type.label, fields: type.editor.fields, values: blockValues(catalog, block), errors: {} };
-  return { key, type: String(block.type), values: {}, json: JSON.stringify(block), errors: {} };
+  return { key, type: String(block.type), values: {}, json: JSON.stringify(block), errors: {}, unknown: !type };
 }
 
 function fieldErrors(error: Joi.ValidationError | undefined, prefix = ''): Record<string, string> {
@@ -111,7 +113,7 @@ export function readDocument(
     if (!editor) {
       const json = raw(body, `b.${key}.json`);
       const block = parseStoredBlock(json);
-      const item: DocumentBlock = { key, type: block?.type ?? typeName, values: {}, json, errors: {} };
+      const item: DocumentBlock = { key, type: block?.type ?? typeName, values: {}, json, errors: {}, unknown: !type };
       if (!block) {
         item.errors.block = documentMessages.badBlock;
         details.push({ field: `b.${key}`, message: documentMessages.badBlock });
@@ -127,8 +129,9 @@ export function readDocument(
     const withId = (block: Block): Block => (id ? { ...block, id } : block);
     const item: DocumentBlock = { key, id, type: typeName, label: type.label, fields: editor.fields, values: input, errors: {} };
     blocks.push(item);
-    // A media field left empty: the block waits for its picture (the type allows it).
-    if (editor.fields.some((field) => field.kind === 'media' && input[field.name] === '')) {
+    // A media field left empty: the block waits for its picture (the type allows it). A
+    // theme's block with other fields says itself what an empty picture means.
+    if (editor.fields.length === 1 && editor.fields[0].kind === 'media' && input[editor.fields[0].name] === '') {
       parsedBlocks.push(withId(structuredClone(editor.empty)));
       continue;
     }

@@ -6,6 +6,7 @@
 import type { AppContext } from '../../lib/context.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { pageCacheTags } from '../../models/pages/cache-tags.js';
+import { heldSiteViews } from '../../lib/themes.js';
 import { renderView } from '../../lib/views.js';
 import { findRedirect } from '../../models/pages/redirects.js';
 import { HOME_SLUG, isResolvablePath } from '../../models/pages/public.js';
@@ -27,7 +28,7 @@ export async function siteRedirectAnswer(ctx: AppContext, segments: string[]): P
   const found = await findRedirect(ctx, '/' + segments.join('/'));
   if (!found) return null;
   if (found.gone) {
-    return goneAnswer(HTML_TYPE, await renderView(ctx.views, 'site/gone.njk', { meta: { title: siteTitles.gone, noindex: true } }));
+    return goneAnswer(HTML_TYPE, await renderView(heldSiteViews(ctx), 'site/gone.njk', { meta: { title: siteTitles.gone, noindex: true } }));
   }
   const location = found.path === `/${HOME_SLUG}` ? '/' : found.path;
   return movedAnswer(location, found.ids, HTML_TYPE, '');

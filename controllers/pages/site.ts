@@ -14,6 +14,7 @@ import { renderPage, renderRootList, type RenderedPage } from '../../services/pa
 import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
 import { siteRedirectAnswer } from './public-redirects.js';
 import { HOME_SLUG, isResolvablePath, listPublicChildrenAt, publicPlaceOf, resolvePublishedPage } from '../../models/pages/public.js';
+import { heldSiteViews } from '../../lib/themes.js';
 import { heldSiteLook, siteLook } from '../../models/settings/store.js';
 import { siteTitles } from './messages.js';
 
@@ -35,7 +36,17 @@ async function homeSegments(reads: AppContext): Promise<string[]> {
 
 /** The 404 page: it reads nothing (the site's settings only when this process holds them already). */
 export function notFoundPage(res: Response, ctx?: AppContext): void {
-  res.status(404).render('site/not-found.njk', { site: ctx && heldSiteLook(ctx), meta: { title: siteTitles.notFound, noindex: true } });
+  const locals = { site: ctx && heldSiteLook(ctx), meta: { title: siteTitles.notFound, noindex: true } };
+  // In the active theme's views when this process holds it already (a theme may restyle the 404 page).
+  if (!ctx) return res.status(404).render('site/not-found.njk', locals);
+  heldSiteViews(ctx).render('site/not-found.njk', locals, (error: Error | null, html: string | null) =>
+    error
+      ? res.req.next!(error)
+      : void res
+          .status(404)
+          .type('html')
+          .send(html ?? ''),
+  );
 }
 
 /** `/` while no account exists: says so and links to the first run; never cached anywhere. */

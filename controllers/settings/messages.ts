@@ -18,6 +18,7 @@ export const settingsScreenMessages = {
   saved: 'Les réglages du site sont enregistrés.',
   imageSaved: 'L’image est enregistrée.',
   imageRemoved: 'L’image est retirée.',
+  assetNotFound: 'Ce fichier du thème n’existe pas (ou plus : son nom change avec son contenu).',
 } as const;
 
 export const settingsAuditActions = {

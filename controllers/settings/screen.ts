@@ -7,6 +7,7 @@ import { text } from '../../lib/schema-primitives.js';
 import { parentCandidates, placesOf, type PagePlace } from '../../models/pages/admin-tree.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { changeSettings, currentSettings, removeImage, setImage } from '../../services/site-settings.js';
+import { listThemes } from '../../services/themes.js';
 import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { imageOf } from './api.js';
 import { settingsScreenMessages } from './messages.js';
@@ -50,9 +51,10 @@ export async function showSettingsScreen(call: AnyCall, locals: FormLocals = {},
   const chosenValue = values.home_page_id;
   const chosen =
     (typeof chosenValue === 'string' || typeof chosenValue === 'number') && /^[1-9][0-9]{0,9}$/.test(String(chosenValue)) ? Number(chosenValue) : null;
-  const [known, found] = await Promise.all([
+  const [known, found, themes] = await Promise.all([
     chosen === null ? Promise.resolve(new Map<number, PagePlace>()) : placesOf(ctx, [chosen]),
     q ? parentCandidates(ctx, q, null, PICKER_SIZE) : Promise.resolve({ items: [], more: false }),
+    listThemes(ctx),
   ]);
   const current = chosen === null ? undefined : known.get(chosen);
   const choiceOf = (place: HomeChoice): HomeChoice => ({ id: place.id, title: place.title, path: place.path, publicBranch: place.publicBranch });
@@ -67,7 +69,15 @@ export async function showSettingsScreen(call: AnyCall, locals: FormLocals = {},
   await renderAdmin(
     call,
     'admin/settings/edit.njk',
-    { pageTitle: settingsScreenMessages.pageTitle, settings, picker, timeZones: timeZoneOptions(ctx.config.timeZone, values.time_zone), ...locals, values },
+    {
+      pageTitle: settingsScreenMessages.pageTitle,
+      settings,
+      picker,
+      themes,
+      timeZones: timeZoneOptions(ctx.config.timeZone, values.time_zone),
+      ...locals,
+      values,
+    },
     status,
   );
 }

@@ -5,7 +5,7 @@ import { migrateDirectoryDown, migrateDirectoryUp, moduleMigrationsDirectory } f
 
 export const SETTINGS_TABLE = 'app_site_settings';
 
-/** The built-in theme, the only one until themes can be installed (the seam: models/settings/themes.ts). */
+/** The built-in theme chosen until the site chooses another (themes/default). */
 export const DEFAULT_THEME = 'default';
 
 /** Runs the module's pending migrations (migrations/settings/, after the pages module's); returns their names. */

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit.js';
 import { publicPlaceOf } from '../pages/public.js';
 import { settingsMessages } from './messages.js';
 import { DEFAULT_THEME, SETTINGS_TABLE } from './schema.js';
-import { isInstalledTheme } from './themes.js';
+import { themeRefusal } from './themes.js';
 
 /** The sizes a favicon is stored in (px): 16/32/48 make /favicon.ico, 180 the Apple icon, 192/512 the manifest's. */
 export const FAVICON_SIZES = [16, 32, 48, 180, 192, 512] as const;
@@ -94,7 +94,10 @@ function isTimeZone(zone: string): boolean {
 /** The rules joi cannot check: a zone that exists, an installed theme, a public home page. */
 async function checkPatch(ctx: AppContext, patch: SettingsPatch): Promise<void> {
   if (patch.time_zone && !isTimeZone(patch.time_zone)) throw fieldError('time_zone', settingsMessages.timeZoneInvalid);
-  if (patch.theme !== undefined && !isInstalledTheme(patch.theme)) throw fieldError('theme', settingsMessages.themeInvalid);
+  if (patch.theme !== undefined) {
+    const refusal = await themeRefusal(ctx.config, patch.theme);
+    if (refusal) throw fieldError('theme', refusal);
+  }
   if (patch.home_page_id !== undefined && patch.home_page_id !== null && !(await publicPlaceOf(ctx, patch.home_page_id))) {
     throw fieldError('home_page_id', settingsMessages.homePageInvalid);
   }

@@ -10,17 +10,23 @@ import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
 import { menuAdminRoutes } from './menus.js';
 import { redirectAdminRoutes } from './redirects.js';
-import type { PageCatalog } from '../../models/pages/catalog.js';
+import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.js';
 
 const VIEW = { permission: 'pages.view' } as const;
 const MANAGE = { permission: 'pages.manage' } as const;
 
 export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRoute[] {
-  const edit = (call: AnyCall, locals: FormLocals, status: number) => editor.showEditor(catalog, tree, call, locals, status);
+  const edit = async (call: AnyCall, locals: FormLocals, status: number) => editor.showEditor(await catalogFor(call.ctx, catalog), tree, call, locals, status);
   return [
     route({ method: 'get', path: '/pages', access: VIEW, query: treeQuery, handler: (call) => showPageTree(tree, call) }),
-    route({ method: 'get', path: '/pages/new', access: MANAGE, query: pages.newPageQuery, handler: (call) => pages.showNewPage(catalog, tree, call) }),
+    route({
+      method: 'get',
+      path: '/pages/new',
+      access: MANAGE,
+      query: pages.newPageQuery,
+      handler: async (call) => pages.showNewPage(await catalogFor(call.ctx, catalog), tree, call),
+    }),
     // Before /pages/:id, which would read `parent-candidates` as an id.
     route({ method: 'get', path: '/pages/parent-candidates', access: MANAGE, query: candidatesQuery, handler: (call) => listParentCandidates(tree, call) }),
     route({
@@ -28,8 +34,8 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       path: '/pages',
       access: MANAGE,
       body: pages.pageForm,
-      form: { name: 'page', rerender: (call, locals, status) => pages.showNewPage(catalog, tree, call, locals, status) },
-      handler: (call) => pages.saveNewPage(catalog, call),
+      form: { name: 'page', rerender: async (call, locals, status) => pages.showNewPage(await catalogFor(call.ctx, catalog), tree, call, locals, status) },
+      handler: async (call) => pages.saveNewPage(await catalogFor(call.ctx, catalog), call),
     }),
     route({
       method: 'get',
@@ -37,7 +43,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       access: VIEW,
       params: pageParams,
       query: editor.editorQuery,
-      handler: (call) => editor.showEditor(catalog, tree, call),
+      handler: async (call) => editor.showEditor(await catalogFor(call.ctx, catalog), tree, call),
     }),
     // The one-document editor: every button of the form posts here (admin-screens-editor.ts).
     // It posts a whole page (its fields and every block, up to 500): a long page passes
@@ -50,8 +56,8 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       bodyLimit: '2mb',
       fieldLimit: 5000,
       body: editor.documentForm,
-      form: { name: 'page', rerender: (call, locals, status) => editor.rerenderEditor(catalog, tree, call, locals, status) },
-      handler: (call) => editor.saveDocument(catalog, call),
+      form: { name: 'page', rerender: async (call, locals, status) => editor.rerenderEditor(await catalogFor(call.ctx, catalog), tree, call, locals, status) },
+      handler: async (call) => editor.saveDocument(await catalogFor(call.ctx, catalog), call),
     }),
     route({
       method: 'post',
@@ -83,7 +89,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       access: VIEW,
       params: pageParams,
       query: revisions.compareQuery,
-      handler: (call) => revisions.compareRevisions(catalog, call),
+      handler: async (call) => revisions.compareRevisions(await catalogFor(call.ctx, catalog), call),
     }),
     route({
       method: 'post',

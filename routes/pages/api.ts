@@ -6,7 +6,7 @@ import * as admin from '../../controllers/pages/admin-pages.js';
 import * as preview from '../../controllers/pages/preview.js';
 import * as publicPages from '../../controllers/pages/public-pages.js';
 import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, updatePageBody } from '../../controllers/pages/schemas.js';
-import type { PageCatalog } from '../../models/pages/catalog.js';
+import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 import { mediaApiRoutes } from './media.js';
 import { menuApiRoutes } from './menus.js';
@@ -19,9 +19,20 @@ const MANAGE = { permission: 'pages.manage' } as const;
 export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
   return [
     route({ method: 'get', path: '/admin/pages', access: VIEW, query: adminListQuery, handler: admin.listAdminPages }),
-    route({ method: 'post', path: '/admin/pages', access: MANAGE, body: createPageBody(catalog), handler: (call) => admin.createAdminPage(catalog, call) }),
+    route({
+      method: 'post',
+      path: '/admin/pages',
+      access: MANAGE,
+      body: createPageBody(catalog),
+      handler: async (call) => admin.createAdminPage(await catalogFor(call.ctx, catalog), call),
+    }),
     // Before /:id, which would read `templates` as an id.
-    route({ method: 'get', path: '/admin/pages/templates', access: VIEW, handler: (call) => admin.listAdminTemplates(catalog, call) }),
+    route({
+      method: 'get',
+      path: '/admin/pages/templates',
+      access: VIEW,
+      handler: async (call) => admin.listAdminTemplates(await catalogFor(call.ctx, catalog), call),
+    }),
     route({ method: 'get', path: '/admin/pages/:id', access: VIEW, params: idParams, handler: admin.showAdminPage }),
     route({
       method: 'put',
@@ -29,7 +40,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
       access: MANAGE,
       params: idParams,
       body: updatePageBody(catalog),
-      handler: (call) => admin.updateAdminPage(catalog, call),
+      handler: async (call) => admin.updateAdminPage(await catalogFor(call.ctx, catalog), call),
     }),
     route({ method: 'post', path: '/admin/pages/:id/duplicate', access: MANAGE, params: idParams, handler: admin.duplicateAdminPage }),
     route({

@@ -18,6 +18,7 @@ import { pagesAdminRoutes } from './admin-screens.js';
 import { pagesApiRoutes } from './api.js';
 import { startRevisionRetention } from '../../services/revision-retention.js';
 import { startScheduledPublishing } from '../../services/scheduled-publishing.js';
+import { installPageViewHelpers } from '../../services/pages-view-helpers.js';
 import { pagesSiteRoutes } from './site.js';
 
 /** Sizes a site (or a test, with small ones) may choose; the defaults suit any site. */
@@ -61,6 +62,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.auditActions(PAGES_AUDIT_ACTIONS);
       site.auditTargets(PAGES_AUDIT_TARGETS);
       site.dashboard(PAGES_DASHBOARD);
+      site.viewHelpers(installPageViewHelpers);
     },
   };
 }

@@ -4,7 +4,7 @@ import { idParams } from '../../lib/schema-primitives.js';
 import * as revisions from '../../controllers/pages/admin-revisions.js';
 import { publishBody, revisionListQuery, revisionParams } from '../../controllers/pages/revision-schemas.js';
 import { updatePageBody } from '../../controllers/pages/schemas.js';
-import type { PageCatalog } from '../../models/pages/catalog.js';
+import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 
 const VIEW = { permission: 'pages.view' } as const;
@@ -35,7 +35,7 @@ export function revisionApiRoutes(catalog: PageCatalog): AnyRoute[] {
       access: MANAGE,
       params: idParams,
       body: updatePageBody(catalog),
-      handler: (call) => revisions.saveAdminDraft(catalog, call),
+      handler: async (call) => revisions.saveAdminDraft(await catalogFor(call.ctx, catalog), call),
     }),
     route({ method: 'delete', path: '/admin/pages/:id/draft', access: MANAGE, params: idParams, handler: revisions.discardAdminDraft }),
     route({
@@ -44,7 +44,7 @@ export function revisionApiRoutes(catalog: PageCatalog): AnyRoute[] {
       access: MANAGE,
       params: idParams,
       body: publishBody,
-      handler: (call) => revisions.publishAdminDraft(catalog, call),
+      handler: async (call) => revisions.publishAdminDraft(await catalogFor(call.ctx, catalog), call),
     }),
     route({ method: 'delete', path: '/admin/pages/:id/schedule', access: MANAGE, params: idParams, handler: revisions.cancelAdminSchedule }),
   ];

@@ -18,6 +18,8 @@ export function pagesSiteRoutes(catalog: PageCatalog, sitemap: SitemapOptions): 
     route({ method: 'get', path: '/robots.txt', access: 'public', handler: serveRobots }),
     // A slug has no `_`: no page can take this path. The token is the proof (no session).
     route({ method: 'get', path: '/_apercu/:token', access: 'public', params: previewTokenParams, handler: (call) => showPreview(catalog, call) }),
+    // The pages and previews get the built-in catalog: the render takes the active theme's
+    // (services/pages-rendering.ts), so a redirect, a 404 or a cached hit reads nothing more.
     route({ method: 'get', path: '/', access: 'public', handler: (call) => renderHome(catalog, call) }),
     route({ method: 'get', path: '/*path', access: 'public', handler: (call) => renderPublicPage(catalog, call) }),
   ];

@@ -2,10 +2,14 @@
 // tagline, logo, favicon, accent colour, home page, footer, default social image, time
 // zone and «noindex», in one table, one screen (/admin/settings) and two JSON routes.
 // Registered after pages: the home page is a page. The public site reads the settings
-// through models/settings/store.ts (in memory, refreshed on NOTIFY).
+// through models/settings/store.ts (in memory, refreshed on NOTIFY). The themes (item 3)
+// are part of it: the active theme is a setting, declared to the renderers as the
+// site's theme source (lib/themes.ts), its assets served under /theme/.
 import * as api from '../../controllers/settings/api.js';
 import * as screen from '../../controllers/settings/screen.js';
 import { serveAccentStylesheet } from '../../controllers/settings/site.js';
+import { serveThemeAsset, showThemes, themeAssetParams } from '../../controllers/settings/themes.js';
+import { settingsThemeSource } from '../../services/themes.js';
 import { settingsAuditActions, settingsFieldLabels } from '../../controllers/settings/messages.js';
 import { accentParams, imageParams, settingsBody, settingsForm } from '../../controllers/settings/schemas.js';
 import { moduleMigrationsDirectory } from '../../lib/migrations.js';
@@ -24,6 +28,7 @@ function settingsApiRoutes(): AnyRoute[] {
     route({ method: 'put', path: API_PATH, access: MANAGE, body: settingsBody, handler: api.editSettings }),
     route({ method: 'post', path: `${API_PATH}/:image`, access: MANAGE, params: imageParams, upload: { field: 'file' }, handler: api.uploadSettingsImage }),
     route({ method: 'delete', path: `${API_PATH}/:image`, access: MANAGE, params: imageParams, handler: api.deleteSettingsImage }),
+    route({ method: 'get', path: '/admin/themes', access: MANAGE, handler: showThemes }),
   ];
 }
 
@@ -70,7 +75,17 @@ export const settingsModule: SiteModule = {
     site.adminScreen('site', { href: '/admin/settings', label: 'Réglages du site', permission: SETTINGS_MANAGE });
     site.apiRoutes(settingsApiRoutes());
     site.adminRoutes(settingsAdminRoutes());
-    site.siteRoutes([route({ method: 'get', path: '/site-accent/:file', access: 'public', params: accentParams, handler: serveAccentStylesheet })]);
+    site.siteRoutes([
+      route({ method: 'get', path: '/site-accent/:file', access: 'public', params: accentParams, handler: serveAccentStylesheet }),
+      route({
+        method: 'get',
+        path: ['/theme/:name/:file', '/theme/:name/:folder/:file'],
+        access: 'public',
+        params: themeAssetParams,
+        handler: serveThemeAsset,
+      }),
+    ]);
+    site.themeSource(settingsThemeSource);
     site.fieldLabels(settingsFieldLabels);
     site.auditActions(settingsAuditActions);
     site.auditTargets({ settings: { label: 'Réglages du site', permission: SETTINGS_MANAGE } });

@@ -415,6 +415,7 @@ const SITE_CASES: Case[] = [
     why: 'JSON instead of multipart',
   },
   { method: 'delete', route: '/admin/settings/:image', path: '/admin/settings/banner', status: 400, why: 'unknown image' },
+  { method: 'get', route: '/admin/themes', path: '/admin/themes?active=1', status: 400, why: 'unknown query parameter' },
   // Pages module: menus
   { method: 'get', route: '/admin/menus/:name', path: '/admin/menus/sidebar', status: 404, why: 'no such menu' },
   { method: 'get', route: '/admin/menus/:name', path: '/admin/menus/header?x=1', status: 400, why: 'unknown query parameter' },

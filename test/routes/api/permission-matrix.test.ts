@@ -134,6 +134,7 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'PUT /admin/settings': { ok: 200, path: () => '/admin/settings', body: () => ({ tagline: 'Un slogan' }) },
   'POST /admin/settings/:image': { ok: 201, path: () => '/admin/settings/logo' },
   'DELETE /admin/settings/:image': { ok: 204, path: () => '/admin/settings/social-image' },
+  'GET /admin/themes': { ok: 200, path: () => '/admin/themes' },
   // Pages module: menus (menus.manage)
   'GET /admin/menus/:name': { ok: 200, path: () => '/admin/menus/header' },
   'PUT /admin/menus/:name': {
