@@ -211,8 +211,8 @@ describe('/auth rate limits', () => {
     it('is made by its first request without the library reporting it as an error (the lazy creation is on purpose)', async () => {
       const reported: unknown[] = [];
       const { error, warn } = ctx.logger;
-      ctx.logger.error = ((...args: unknown[]) => void reported.push(args));
-      ctx.logger.warn = ((...args: unknown[]) => void reported.push(args));
+      ctx.logger.error = (...args: unknown[]) => void reported.push(args);
+      ctx.logger.warn = (...args: unknown[]) => void reported.push(args);
       try {
         const mini = express();
         mini.use(createRateLimiter(ctx, 'api', { budget: { max: 5, windowMs: 60_000 } }));
