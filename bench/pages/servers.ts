@@ -31,7 +31,8 @@ export async function startServer(nodeBinary: string, script: string, env: Recor
 }
 
 export async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  // Already gone (an exit code, or a signal: then exitCode stays null and no exit comes again).
+  if (child.exitCode !== null || child.signalCode !== null) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
