@@ -21,16 +21,10 @@ export const HOME_SLUG = 'accueil';
 /**
  * SQL for the id of the page shown at `/` (one value, NULL when none): the chosen page
  * (the site's settings) while it and every ancestor are public, else the public root
- * page `accueil` — the same rule as the home route's. Its one binding is the chosen id.
+ * page `accueil` — the same rule as the home route's (migration
+ * pages/20261127000200_pages_home_page_id). Its one binding is the chosen id.
  */
-export const HOME_PAGE_ID_SQL = `COALESCE(
-    (SELECT CASE WHEN bool_and(c.visibility = 'public') THEN min(c.chosen) END FROM (
-       WITH RECURSIVE up AS (
-         SELECT p.id AS chosen, p.parent_id, p.visibility, 1 AS depth FROM ${PAGES_TABLE} p WHERE p.id = ?::int
-         UNION ALL
-         SELECT up.chosen, a.parent_id, a.visibility, up.depth + 1 FROM up JOIN ${PAGES_TABLE} a ON a.id = up.parent_id WHERE up.depth < ${MAX_PATH_DEPTH}
-       ) SELECT chosen, visibility FROM up) c),
-    (SELECT p.id FROM ${PAGES_TABLE} p WHERE COALESCE(p.parent_id, 0) = 0 AND p.slug = '${HOME_SLUG}' AND p.visibility = 'public'))`;
+export const HOME_PAGE_ID_SQL = 'app_pages_home_id(?::int)';
 
 export interface PublicPageSummary extends PageSummary {
   seo: Record<string, unknown>;
