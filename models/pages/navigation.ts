@@ -61,25 +61,10 @@ function siteMenu(items: MenuLink[], pages: Map<number, LinkedPage>): Navigation
   return links;
 }
 
-// The menus' linked pages that the site shows (public, with every ancestor), with their
-// titles and addresses (`/` for the home page, the statement's `home`): a walk up from
-// each, bounded like the other walks.
-const LINKED_PAGES_SQL = `
-  SELECT json_agg(json_build_array(l.page_id, l.title, CASE WHEN l.page_id = (SELECT id FROM home) THEN '/' ELSE '/' || l.path END))
-  FROM (
-    WITH RECURSIVE up AS (
-      SELECT p.id AS page_id, p.parent_id AS next_id, p.slug::text AS path, p.title::text AS title, p.visibility = 'public' AS visible, 1 AS depth
-      FROM ${PAGES_TABLE} p WHERE p.id IN (SELECT app_page_menus_linked_ids())
-      UNION ALL
-      SELECT up.page_id, a.parent_id, a.slug || '/' || up.path, up.title, up.visible AND a.visibility = 'public', up.depth + 1
-      FROM up JOIN ${PAGES_TABLE} a ON a.id = up.next_id
-      WHERE up.visible AND up.depth < 256
-    )
-    SELECT page_id, title, path FROM up WHERE next_id IS NULL AND visible
-  ) l`;
-
 /**
- * The navigation, the menus and the freshness of a page being rendered, in one
+ * The navigation, the menus (their part read by `app_page_menus_render`, whose plans
+ * PostgreSQL keeps: migration pages/20261127000300_pages_menus_render) and the freshness
+ * of a page being rendered, in one
  * statement, read after the page itself so the time is never older than what was read.
  * The root pages are read only while the header's menu has never been edited.
  */
@@ -103,9 +88,8 @@ export async function readRenderFacts(ctx: AppContext, mediaIds: readonly number
                        AND NOT EXISTS (SELECT 1 FROM ${MENUS_TABLE} WHERE name = 'header')
                      ORDER BY COALESCE(p.parent_id, 0), p.title, p.id
                      LIMIT ?) r) AS roots,
-            (SELECT json_object_agg(name, items) FROM ${MENUS_TABLE}) AS menus,
-            (SELECT max(updated_at) FROM ${MENUS_TABLE}) AS menus_at,
-            (${LINKED_PAGES_SQL}) AS linked`,
+            m.menus, m.menus_at, m.linked
+     FROM app_page_menus_render((SELECT id FROM home)) m`,
     [chosenHomeId, [...mediaIds], NAVIGATION_MAX],
   );
   const row = rows[0];
