@@ -11,7 +11,7 @@ import { insertMedia, updateMedia } from '../../models/pages/media.js';
 import { updatePage } from '../../models/pages/pages.js';
 import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { adminQuery, testDatabase } from '../support/database.js';
-import { spawnServer, waitForListening, type ServerProcess } from '../support/server-process.js';
+import { spawnListeningServers, stopServers, type ServerProcess } from '../support/server-process.js';
 import { makeChain, makePage } from './helpers.js';
 
 const TOKEN = 'metrics-token-for-the-cache-test-0123456789';
@@ -73,17 +73,10 @@ describe('public read cache across two server processes', function () {
       PASSWORD_HASH_COST: '4',
       PASSWORD_HASH_THREADS: '1',
     };
-    servers = await Promise.all([spawnServer(env), spawnServer(env)]);
-    await Promise.all(servers.map((server) => waitForListening(server, 60_000)));
-    for (const server of servers) {
-      const deadline = Date.now() + 10_000;
-      while (!server.output().includes('public cache: listening for changes') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(server.output()).to.include('public cache: listening for changes');
-    }
+    servers = await spawnListeningServers(env);
   });
   after(async () => {
-    for (const server of servers) server.child.kill('SIGTERM');
-    await Promise.all(servers.map((server) => server.exited));
+    await stopServers(servers);
   });
   beforeEach(() => resetData(ctx));
 

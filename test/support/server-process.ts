@@ -35,3 +35,24 @@ export async function waitForListening(server: ServerProcess, timeoutMs = 20_000
   }
   throw new Error(`server did not start in time:\n${server.output()}`);
 }
+
+/**
+ * `count` servers started together on one database, once each listens for the public
+ * cache's changes (so that a change made afterwards reaches every one of them).
+ */
+export async function spawnListeningServers(env: Record<string, string>, count = 2): Promise<ServerProcess[]> {
+  const servers = await Promise.all(Array.from({ length: count }, () => spawnServer(env)));
+  await Promise.all(servers.map((server) => waitForListening(server, 60_000)));
+  for (const server of servers) {
+    const deadline = Date.now() + 10_000;
+    while (!server.output().includes('public cache: listening for changes') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!server.output().includes('public cache: listening for changes')) throw new Error(`server does not listen for changes:\n${server.output()}`);
+  }
+  return servers;
+}
+
+/** Stops servers with SIGTERM and waits for each to exit. */
+export async function stopServers(servers: readonly ServerProcess[]): Promise<void> {
+  for (const server of servers) server.child.kill('SIGTERM');
+  await Promise.all(servers.map((server) => server.exited));
+}

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { AppContext } from '../../lib/context.js';
 import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { testDatabase } from '../support/database.js';
-import { spawnServer, waitForListening, type ServerProcess } from '../support/server-process.js';
+import { spawnListeningServers, stopServers, type ServerProcess } from '../support/server-process.js';
 import { makePage, userWith } from '../pages/helpers.js';
 import { makeThemesDir, TEST_THEME } from './fixture.js';
 
@@ -46,17 +46,10 @@ describe('a theme switch seen by two server processes', function () {
       PASSWORD_HASH_THREADS: '1',
       THEMES_DIR: themesDir,
     };
-    servers = await Promise.all([spawnServer(env), spawnServer(env)]);
-    await Promise.all(servers.map((server) => waitForListening(server, 60_000)));
-    for (const server of servers) {
-      const deadline = Date.now() + 10_000;
-      while (!server.output().includes('public cache: listening for changes') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(server.output()).to.include('public cache: listening for changes');
-    }
+    servers = await spawnListeningServers(env);
   });
   after(async () => {
-    for (const server of servers) server.child.kill('SIGTERM');
-    await Promise.all(servers.map((server) => server.exited));
+    await stopServers(servers);
     rmSync(themesDir, { recursive: true, force: true });
   });
   beforeEach(() => resetData(ctx));
