@@ -23,6 +23,8 @@ describe('GET /healthz and GET /readyz', () => {
   afterEach(() => adminQuery(`ALTER DATABASE "${testDatabase().name}" ALLOW_CONNECTIONS true`));
 
   it('answers 200 {status: "ok"} for liveness and readiness, never cached, without a session cookie', async () => {
+    // A new app connects its listener in the background: readiness is asked once it listens.
+    await listenerIs(app, 'listening');
     for (const [path, body] of [
       ['/healthz', { status: 'ok' }],
       ['/readyz', READY],
