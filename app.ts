@@ -22,7 +22,8 @@ import { publicDir } from './lib/paths.js';
 import { setupCodeReason } from './lib/setup-code.js';
 import { useViews } from './lib/views.js';
 import { createErrorHandler, notFound } from './middleware/error-handler.js';
-import { createHostCheck } from './middleware/host-check.js';
+import { acceptsHostValue, createHostCheck } from './middleware/host-check.js';
+import { answerHitsFirst } from './lib/public-hits.js';
 import { wholeAnswerUnderIfRange } from './middleware/if-range.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -63,6 +64,8 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   mountAreas(app, ctx);
   app.use(notFound);
   app.use(createErrorHandler(ctx));
+  // Cached public answers go out before all of the above (lib/public-hits.ts), as it taught them.
+  if (ctx.publicHits) answerHitsFirst(app, ctx, ctx.publicHits, acceptsHostValue(config.baseUrl));
   return app;
 }
 

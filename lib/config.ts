@@ -100,6 +100,8 @@ export interface Config {
   pageCacheBytes: number;
   /** `s-maxage` of public answers for a shared cache in front (PUBLIC_CACHE_SECONDS, default 0). */
   publicCacheSeconds: number;
+  /** Cached public answers sent before Express's pipeline (PUBLIC_HIT_PATH, default on; lib/public-hits.ts). */
+  publicHitPath: boolean;
   /** The drain window of a graceful stop (SHUTDOWN_DELAY_MS, default 0): probes answer 503, requests are still served. */
   shutdownDelayMs: number;
   /** Interval of the round trip that checks the public cache's listening connection (PUBLIC_CACHE_HEARTBEAT_MS, default 2000). */
@@ -158,6 +160,7 @@ interface Env extends DatabaseEnv {
   REVISIONS_KEEP_DRAFTS: number;
   PAGE_CACHE_MB: number;
   PUBLIC_CACHE_SECONDS: number;
+  PUBLIC_HIT_PATH: boolean;
   SHUTDOWN_DELAY_MS: number;
   PUBLIC_CACHE_HEARTBEAT_MS: number;
   WEB_CONCURRENCY: number | 'auto';
@@ -234,6 +237,8 @@ const envSchema = Joi.object<Env>({
   PAGE_CACHE_MB: Joi.number().min(0).max(65536).default(32),
   // A year at most, as for any max-age.
   PUBLIC_CACHE_SECONDS: Joi.number().integer().min(0).max(31_536_000).default(0),
+  // Off only to compare answers or to look for a fault (the two must answer alike).
+  PUBLIC_HIT_PATH: Joi.boolean().truthy('1', 'on').falsy('0', 'off').default(true),
   // A minute at most: a stop must stay well within what process managers wait (systemd: 90 s).
   SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(0),
   // A hung listener is noticed within 1.5 × this; below 100 ms the round trips would cost more than they tell.
@@ -370,6 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     revisionsKeepDrafts: value.REVISIONS_KEEP_DRAFTS,
     pageCacheBytes: Math.floor(value.PAGE_CACHE_MB * 1024 * 1024),
     publicCacheSeconds: value.PUBLIC_CACHE_SECONDS,
+    publicHitPath: value.PUBLIC_HIT_PATH,
     shutdownDelayMs: value.SHUTDOWN_DELAY_MS,
     publicCacheHeartbeatMs: value.PUBLIC_CACHE_HEARTBEAT_MS,
     webConcurrency: resolveConcurrency(value.WEB_CONCURRENCY),

@@ -15,10 +15,14 @@ import { createMetrics, metricsOff, type Metrics } from './metrics.js';
 import type { SiteRegistry } from './modules.js';
 import { createPasswordHasher, type PasswordHasher } from './password-hasher.js';
 import { PublicCache } from './public-cache.js';
+import { PublicHits } from './public-hits.js';
 import { ReadReplica } from './read-replica.js';
 import { newSetupCode } from './setup-code.js';
 import { createUploadStore, type UploadStore } from './upload-storage.js';
 import { createViews } from './views.js';
+
+// The hit path's memos (one per URL answered from the cache) take a sixteenth of PAGE_CACHE_MB.
+const HIT_SHARE = 1 / 16;
 
 /** Facts an application learns once and keeps for its lifetime. */
 interface AppMemo {
@@ -58,6 +62,8 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** The public read cache (lib/public-cache.ts): off when PAGE_CACHE_MB=0. */
   readonly publicCache: PublicCache;
+  /** The URLs the hit path answers from that cache (lib/public-hits.ts); unset when either is off. */
+  readonly publicHits?: PublicHits;
   /** The replica's pool (DATABASE_READ_URL), else `db`; inside inTransaction() the transaction.
    *  Public reads take it through publicReads(), which checks the replica is fresh enough. */
   readonly readDb: Knex;
@@ -77,8 +83,10 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
   // Collected only when someone may read them: without a token /metrics does not exist.
   const metrics = config.metricsToken ? createMetrics() : metricsOff;
   const db = createKnex(config.databaseUrl, { poolMax: config.databasePoolMax, logger, metrics });
+  const hitBytes = config.publicHitPath && config.pageCacheBytes > 0 ? Math.max(4096, Math.floor(config.pageCacheBytes * HIT_SHARE)) : 0;
   const publicCache = new PublicCache({
     maxBytes: config.pageCacheBytes,
+    reservedBytes: hitBytes,
     // LISTEN needs a session of its own: a direct connection when DATABASE_URL goes through a pooler.
     databaseUrl: config.databaseListenUrl ?? config.databaseUrl,
     logger,
@@ -86,6 +94,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     heartbeatMs: config.publicCacheHeartbeatMs,
   });
   publicCache.watchWrites(db);
+  const publicHits = hitBytes > 0 ? new PublicHits(publicCache, hitBytes) : undefined;
   const readDb = config.databaseReadUrl ? createKnex(config.databaseReadUrl, { poolMax: config.databasePoolMax, logger, metrics: metricsOff }) : db;
   const readReplica = readDb === db ? undefined : new ReadReplica({ primary: db, replica: readDb, cache: publicCache, logger });
   const memo: AppMemo = {
@@ -111,6 +120,7 @@ export function createContext(config: Config & { databaseUrl: string }, site: Si
     memo,
     metrics,
     publicCache,
+    publicHits,
     readDb,
     readReplica,
     uploads: createUploadStore(config, db),

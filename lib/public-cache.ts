@@ -96,6 +96,8 @@ export interface PublicCacheOptions {
   retry?: { minMs: number; maxMs: number };
   /** Interval of the round trip that checks the listening connection (PUBLIC_CACHE_HEARTBEAT_MS). */
   heartbeatMs?: number;
+  /** Bytes of the budget left to the hit path's memos (lib/public-hits.ts): taken from the answers' share. */
+  reservedBytes?: number;
   /**
    * Listen even when the cache is off (maxBytes 0): a read replica follows the changes
    * (lib/read-replica.ts), a module keeps memory true by them (registrar's followsChanges).
@@ -124,7 +126,7 @@ export class PublicCache {
     if (this.maxBytes > 0) {
       const negativeBytes = Math.max(4096, Math.floor(this.maxBytes * NEGATIVE_SHARE));
       this.entries = new LRUCache<string, CachedAnswer>({
-        maxSize: Math.max(1, this.maxBytes - negativeBytes),
+        maxSize: Math.max(1, this.maxBytes - negativeBytes - (options.reservedBytes ?? 0)),
         maxEntrySize: Math.max(1, Math.floor(this.maxBytes * MAX_ENTRY_SHARE)),
         sizeCalculation: (answer, key) =>
           answer.body.length + key.length + ENTRY_OVERHEAD + answer.tags.reduce((sum, tag) => sum + TAG_OVERHEAD + tag.length, 0),
@@ -219,6 +221,19 @@ export class PublicCache {
    */
   async caughtUp(): Promise<boolean> {
     return this.listening && this.listener ? this.listener.roundTrip() : false;
+  }
+
+  /**
+   * True when the cache is usable and this app's committed writes have all been heard:
+   * ready() would answer true at once, without a round trip (the hit path's test).
+   */
+  get settled(): boolean {
+    return this.listening && this.entries !== undefined && this.settledSeq >= this.writeSeq;
+  }
+
+  /** The stored answer without counting a use (for checks, not for answers). */
+  peek(key: string): CachedAnswer | undefined {
+    return this.listening ? this.entries?.peek(key) : undefined;
   }
 
   /** The stored answer, when the cache is usable (call ready() first). */

@@ -65,6 +65,28 @@ function ownHostTest(baseUrl: string): (host: HostName | undefined) => boolean {
   };
 }
 
+// Distinct Host values remembered by acceptsHostValue (a flood of made-up names only refills it).
+const HOST_ANSWERS_KEPT = 64;
+
+/**
+ * The host check's answer for a raw Host (or trusted X-Forwarded-Host) value, remembered
+ * per value: the hit path (lib/public-hits.ts) asks it on every request it answers.
+ */
+export function acceptsHostValue(baseUrl: string): (value: string | undefined) => boolean {
+  const isOwn = ownHostTest(baseUrl);
+  const answers = new Map<string, boolean>();
+  return function accepts(value) {
+    if (value === undefined) return false;
+    let answer = answers.get(value);
+    if (answer === undefined) {
+      answer = isOwn(parseHost(value));
+      if (answers.size >= HOST_ANSWERS_KEPT) answers.clear();
+      answers.set(value, answer);
+    }
+    return answer;
+  };
+}
+
 /** Refuses (421 Misdirected Request, HOST_REFUSED_TEXT) a request addressed to another host. */
 export function createHostCheck(ctx: AppContext): RequestHandler {
   const { baseUrl } = ctx.config;

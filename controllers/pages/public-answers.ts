@@ -37,11 +37,20 @@ export async function cachedAnswer(
 }
 
 /**
- * Sends an answer with its validators; Express answers 304 when the client's copy is
- * current. A redirect's answer (301, 410) carries no validators; `query` (`?a=b`) is
- * added to a 301's location.
+ * Sends the answer stored (or just filled) under `key` with its validators; Express
+ * answers 304 when the client's copy is current. A redirect's answer (301, 410) carries
+ * no validators; `query` (`?a=b`) is added to a 301's location. What was sent teaches
+ * the hit path (lib/public-hits.ts) to send it again for the same URL.
  */
-export function sendAnswer(res: Response, answer: CachedAnswer, cacheControl: string, query = ''): void {
+export function sendAnswer(ctx: AppContext, res: Response, key: string, answer: CachedAnswer, cacheControl: string, query = ''): void {
+  sendHeadersAndBody(res, answer, cacheControl, query);
+  ctx.publicHits?.learn(res.req, res, key, answer);
+}
+
+function sendHeadersAndBody(res: Response, answer: CachedAnswer, cacheControl: string, query: string): void {
+  // Set again below, in one order whether a fill set them first (the sitemap's) or not.
+  res.removeHeader('ETag');
+  res.removeHeader('Last-Modified');
   res.set('Cache-Control', cacheControl);
   if (answer.status !== undefined) {
     res.status(answer.status).set('Content-Type', answer.contentType);

@@ -34,7 +34,8 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
   const { ctx } = call;
   const segments = segmentsOf(call.query.path, 'path');
   const path = segments.join('/');
-  const answer = await cachedAnswer(ctx, `api:${path}`, isResolvablePath(segments) ? path : undefined, async (reads) => {
+  const key = `api:${path}`;
+  const answer = await cachedAnswer(ctx, key, isResolvablePath(segments) ? path : undefined, async (reads) => {
     const resolved = await resolvePublicPage(reads, segments);
     if (!resolved) return apiRedirectAnswer(reads, segments);
     const { page, ancestorIds } = resolved;
@@ -45,7 +46,7 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
     });
   });
   if (!answer) throw new NotFoundError(pageMessages.pageNotFound);
-  sendAnswer(call.res, answer, publicCacheControl(ctx));
+  sendAnswer(ctx, call.res, key, answer, publicCacheControl(ctx));
 }
 
 // GET /app/api/pages?parent=<id | a/b | root>&limit=&offset= — public children with `url`.
@@ -53,12 +54,15 @@ export async function listPublicPages(call: Call<NoParams, { parent?: string; li
   const { ctx } = call;
   const { parent, limit, offset } = call.query;
   let answer: CachedAnswer | null;
+  let key: string;
   if (parent === undefined || parent === 'root' || parent === '') {
-    answer = await cachedAnswer(ctx, `list:root:${limit}:${offset}`, undefined, (reads) => childListAnswer(reads, null, '', [], limit, offset));
+    key = `list:root:${limit}:${offset}`;
+    answer = await cachedAnswer(ctx, key, undefined, (reads) => childListAnswer(reads, null, '', [], limit, offset));
   } else if (/^\d+$/.test(parent)) {
     const parentId = Number(parent);
     if (parentId > MAX_ID) throw new NotFoundError(pageMessages.pageNotFound);
-    answer = await cachedAnswer(ctx, `list:id:${parentId}:${limit}:${offset}`, undefined, async (reads) => {
+    key = `list:id:${parentId}:${limit}:${offset}`;
+    answer = await cachedAnswer(ctx, key, undefined, async (reads) => {
       const place = await publicPlaceOf(reads, parentId);
       return place && childListAnswer(reads, parentId, place.path, place.ids, limit, offset);
     });
@@ -68,14 +72,15 @@ export async function listPublicPages(call: Call<NoParams, { parent?: string; li
       throw new ValidationError(pageMessages.parentInvalid, { details: [{ field: 'parent', message: pageMessages.parentInvalid }] });
     }
     const path = segments.join('/');
-    answer = await cachedAnswer(ctx, `list:path:${path}:${limit}:${offset}`, path, async (reads) => {
+    key = `list:path:${path}:${limit}:${offset}`;
+    answer = await cachedAnswer(ctx, key, path, async (reads) => {
       const resolved = await resolvePublicPage(reads, segments);
       if (!resolved) return null;
       return childListAnswer(reads, resolved.page.id, '/' + path, [...resolved.ancestorIds, resolved.page.id], limit, offset);
     });
   }
   if (!answer) throw new NotFoundError(pageMessages.pageNotFound);
-  sendAnswer(call.res, answer, publicCacheControl(ctx));
+  sendAnswer(ctx, call.res, key, answer, publicCacheControl(ctx));
 }
 
 /** The JSON list of a parent's public children; it depends on the parent's chain (its URLs) and its children. */

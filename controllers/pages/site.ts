@@ -76,7 +76,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
     return pageAnswer(await renderRootList(reads, catalog, items), alsoShows);
   });
   if (notConfigured) return renderNotConfigured(ctx, res);
-  sendAnswer(res, answer!, publicCacheControl(ctx));
+  sendAnswer(ctx, res, 'html:/', answer!, publicCacheControl(ctx));
 }
 
 // GET /* — the catch-all, mounted last: the public page at this path, or the 404 page.
@@ -94,7 +94,8 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   }
   const segments = path.slice(1).split('/');
   if (!isResolvablePath(segments)) return notFoundPage(res, ctx);
-  const answer = await cachedAnswer(ctx, `html:${path}`, segments.join('/'), async (reads) => {
+  const key = `html:${path}`;
+  const answer = await cachedAnswer(ctx, key, segments.join('/'), async (reads) => {
     const resolved = await resolvePublishedPage(reads, segments);
     if (!resolved) return siteRedirectAnswer(reads, segments);
     // The home page at its own address is shown as `/` (its canonical URL): the chosen
@@ -105,5 +106,5 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   });
   if (!answer) return notFoundPage(res, ctx);
   const queryIndex = req.originalUrl.indexOf('?');
-  sendAnswer(res, answer, publicCacheControl(ctx), queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '');
+  sendAnswer(ctx, res, key, answer, publicCacheControl(ctx), queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '');
 }

@@ -95,12 +95,14 @@ function drained(res: Response): Promise<void> {
   });
 }
 
+const INDEX_KEY = 'sitemap:index';
+
 // GET /sitemap.xml
 export async function serveSitemapIndex(options: SitemapOptions, gate: Gate, call: Call): Promise<void> {
   const { ctx, res } = call;
   const cache = ctx.publicCache;
-  const cached = (await cache.ready()) ? cache.get('sitemap:index') : undefined;
-  if (cached) return sendAnswer(res, cached, SITEMAP_CACHE_CONTROL);
+  const cached = (await cache.ready()) ? cache.get(INDEX_KEY) : undefined;
+  if (cached) return sendAnswer(ctx, res, INDEX_KEY, cached, SITEMAP_CACHE_CONTROL);
   const started = cache.begin();
   const reads = await publicReads(ctx);
   const state = await readTreeState(reads);
@@ -114,8 +116,8 @@ export async function serveSitemapIndex(options: SitemapOptions, gate: Gate, cal
     lastModified: state.changedAt,
     tags: [PAGES_TAG],
   });
-  cache.store(started, 'sitemap:index', answer);
-  sendAnswer(res, answer, SITEMAP_CACHE_CONTROL);
+  cache.store(started, INDEX_KEY, answer);
+  sendAnswer(ctx, res, INDEX_KEY, answer, SITEMAP_CACHE_CONTROL);
 }
 
 // GET /sitemap-<n>.xml
@@ -126,7 +128,7 @@ export async function serveSitemapFile(options: SitemapOptions, gate: Gate, call
   const cache = ctx.publicCache;
   const key = `sitemap:${n}`;
   const cached = (await cache.ready()) ? cache.get(key) : undefined;
-  if (cached) return sendAnswer(res, cached, SITEMAP_CACHE_CONTROL);
+  if (cached) return sendAnswer(ctx, res, key, cached, SITEMAP_CACHE_CONTROL);
   const started = cache.begin();
   const reads = await publicReads(ctx);
   const state = await readTreeState(reads);
