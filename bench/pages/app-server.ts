@@ -18,6 +18,8 @@ const config = loadConfig({
   PASSWORD_HASH_COST: '11',
   // The public read cache: default size unless the run sets it (0 measures without it).
   PAGE_CACHE_MB: process.env.PAGE_CACHE_MB,
+  // On by default; 0 measures the cached answers through Express's pipeline.
+  PUBLIC_HIT_PATH: process.env.PUBLIC_HIT_PATH,
 });
 const number = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 const sitemap = { batchSize: number('SITEMAP_BATCH'), concurrency: number('SITEMAP_CONCURRENCY'), duty: number('SITEMAP_DUTY') };

@@ -6,16 +6,24 @@
 //   redirect: 301, at most 2 statements uncached) on both; beside a baseline written with bare
 //   node:http + pg running the same single lookup statement per request
 //   (bench/pages/baseline-server.ts).
-// Reports requests/s, p50/p99/max latency per depth and the ratios against the baseline.
+// Then the cached answers at depth 5 with the hit path off (PUBLIC_HIT_PATH=0: Express's
+// whole pipeline), and the same bytes as the cached answers (recorded from the app)
+// sent by a bare node:http server with the same headers (bench/pages/bytes-server.ts)
+// and, when nginx is installed, by nginx as static files (bench/pages/nginx.ts).
+// Reports requests/s, p50/p99/max latency per depth and the ratios against the baselines.
 //
 //   npm run bench:pages -- [--node <path to a node binary>] [--duration 10] [--connections 10]
 //   (BENCH_NODE, BENCH_DURATION, BENCH_CONNECTIONS work too; the database is a throw-away
 //   one, see bench/support.ts.)
 import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { option, scratchDatabase } from '../support.js';
 import { seedPageTree, seedRedirect } from './seed.js';
 import { nodeVersion, startServer, stopServer } from './servers.js';
+import { nginxInstalled, startNginx } from './nginx.js';
+import { recordAnswer, writeRecordedAnswers, type RecordedAnswer } from './recorded.js';
 
 const nodeBinary = option('node', 'BENCH_NODE', process.execPath);
 const duration = Number(option('duration', 'BENCH_DURATION', '10'));
@@ -58,6 +66,7 @@ async function main(): Promise<void> {
     const env = { DATABASE_URL: url, BENCH_DATA_DIR: database.dataDir, NODE_ENV: 'production' };
 
     const results: Record<string, Measure> = {};
+    const recorded = new Map<string, RecordedAnswer>();
     const baseline = await startServer(nodeBinary, 'baseline-server.ts', env);
     children.push(baseline.child);
     for (const depth of DEPTHS) {
@@ -78,7 +87,43 @@ async function main(): Promise<void> {
       // 301 answers: autocannon counts them as non-2xx and does not follow them.
       results[`${label} by-path redirect`] = await measure(`http://127.0.0.1:${app.port}/app/api/pages/by-path?path=${redirected}`);
       results[`${label} HTML redirect`] = await measure(`http://127.0.0.1:${app.port}/${redirected}`);
+      if (label === 'cached') {
+        for (const depth of DEPTHS) {
+          for (const url of [`/app/api/pages/by-path?path=${tree.paths[depth]}`, `/${tree.paths[depth]}`])
+            recorded.set(url, await recordAnswer(`http://127.0.0.1:${app.port}${url}`));
+        }
+      }
       await stopServer(app.child);
+    }
+
+    // The same cached answers through Express's whole pipeline (the hit path off).
+    const pipeline = await startServer(nodeBinary, 'app-server.ts', { ...env, PAGE_CACHE_MB: '32', PUBLIC_HIT_PATH: '0' });
+    children.push(pipeline.child);
+    results['pipeline by-path depth 5'] = await measure(`http://127.0.0.1:${pipeline.port}/app/api/pages/by-path?path=${tree.paths[5]}`);
+    results['pipeline HTML depth 5'] = await measure(`http://127.0.0.1:${pipeline.port}/${tree.paths[5]}`);
+    await stopServer(pipeline.child);
+
+    // The same bytes from bare node:http (same headers), then from nginx as static files.
+    const answersFile = path.join(database.dataDir, 'recorded-answers.json');
+    mkdirSync(database.dataDir, { recursive: true });
+    writeFileSync(answersFile, writeRecordedAnswers(recorded));
+    const bytes = await startServer(nodeBinary, 'bytes-server.ts', { BENCH_ANSWERS: answersFile });
+    children.push(bytes.child);
+    for (const depth of DEPTHS) {
+      results[`node:http by-path depth ${depth}`] = await measure(`http://127.0.0.1:${bytes.port}/app/api/pages/by-path?path=${tree.paths[depth]}`);
+      results[`node:http HTML depth ${depth}`] = await measure(`http://127.0.0.1:${bytes.port}/${tree.paths[depth]}`);
+    }
+    await stopServer(bytes.child);
+    if (nginxInstalled()) {
+      const nginx = await startNginx(recorded);
+      try {
+        for (const depth of DEPTHS) {
+          results[`nginx by-path depth ${depth}`] = await measure(`http://127.0.0.1:${nginx.port}/app/api/pages/by-path?path=${tree.paths[depth]}`);
+          results[`nginx HTML depth ${depth}`] = await measure(`http://127.0.0.1:${nginx.port}/${tree.paths[depth]}`);
+        }
+      } finally {
+        await nginx.stop();
+      }
     }
 
     console.log('\nscenario                       req/s  p50 ms  p99 ms  max ms  errors  non-2xx');
@@ -100,6 +145,20 @@ async function main(): Promise<void> {
         `${percent('cached by-path redirect', 'baseline by-path depth 20')} cached; HTML ${percent('uncached HTML redirect', 'baseline by-path depth 20')} uncached, ` +
         `${percent('cached HTML redirect', 'baseline by-path depth 20')} cached`,
     );
+    console.log('\ncached answers against the same bytes sent bare (requests/s; target ≥ 50 % of node:http):');
+    for (const depth of DEPTHS) {
+      for (const kind of ['by-path', 'HTML']) {
+        const cached = `cached ${kind} depth ${depth}`;
+        const nginx = results[`nginx ${kind} depth ${depth}`] ? `, ${percent(cached, `nginx ${kind} depth ${depth}`)} of nginx` : ', nginx not installed';
+        console.log(`  ${kind.padEnd(7)} depth ${String(depth).padStart(2)}: ${percent(cached, `node:http ${kind} depth ${depth}`)} of node:http${nginx}`);
+      }
+    }
+    for (const kind of ['by-path', 'HTML']) {
+      console.log(
+        `  ${kind.padEnd(7)} depth  5 through Express's pipeline (PUBLIC_HIT_PATH=0): ${percent(`pipeline ${kind} depth 5`, `node:http ${kind} depth 5`)} of node:http; ` +
+          `the hit path answers ${percent(`cached ${kind} depth 5`, `pipeline ${kind} depth 5`)} of the pipeline's requests/s`,
+      );
+    }
     console.log('\ndepth 20 against depth 1 (target: the same cost):');
     for (const scenario of ['uncached by-path', 'cached by-path', 'uncached HTML', 'cached HTML']) {
       const deep = results[`${scenario} depth 20`];
