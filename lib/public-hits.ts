@@ -35,7 +35,7 @@ interface Hit {
   key: string;
   answer: CachedAnswer;
   status: number;
-  /** Flat `[name, value, …]` for GET, as the pipeline sent them, without X-Request-Id (first, per request) and Date (Node's). */
+  /** Flat `[name, value, …]` for GET, as the pipeline sent them: X-Request-Id first (its value set per request), no Date (Node's). */
   get: string[];
   /** The same for HEAD (a redirect's length is Node's own on GET only). */
   head: string[];
@@ -94,9 +94,12 @@ export class PublicHits {
       answer,
       status,
       // res.end(body) without a length: Node adds it on GET, not on HEAD.
-      get: hasLength ? sent : [...sent, 'Content-Length', String(answer.body.length)],
-      head: sent,
-      notModified: answer.status === undefined ? sent.filter((_value, index) => !BODY_HEADERS.has(sent[index - (index % 2)].toLowerCase())) : undefined,
+      get: [REQUEST_ID, '', ...sent, ...(hasLength ? [] : ['Content-Length', String(answer.body.length)])],
+      head: [REQUEST_ID, '', ...sent],
+      notModified:
+        answer.status === undefined
+          ? [REQUEST_ID, '', ...sent.filter((_value, index) => !BODY_HEADERS.has(sent[index - (index % 2)].toLowerCase()))]
+          : undefined,
       lastModified: answer.lastModified?.toUTCString(),
       route: res.locals.routePattern ?? UNMATCHED_ROUTE,
       quietLog: res.locals.quietLog ?? false,
@@ -183,14 +186,17 @@ export function answerHitsFirst(app: Express, ctx: AppContext, hits: PublicHits,
       status = 304;
       headers = hit.notModified;
     }
-    // Before the pipeline's X-Request-Id-first order; what a graceful stop set (Connection) is kept by writeHead.
-    res.writeHead(status, [REQUEST_ID, requestId, ...headers]);
+    // The pipeline sends X-Request-Id first; what a graceful stop set (Connection) is kept by writeHead.
+    const sent = headers.slice();
+    sent[1] = requestId;
+    res.writeHead(status, sent);
     if (method === 'HEAD' || status === 304) res.end();
     else res.end(answer.body);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.endRequest(tally, method, hit.route, status, seconds);
-    const line = { requestId, method, path: url.split('?')[0], status, durationMs: Math.round(seconds * 1e4) / 10 };
-    if (hit.quietLog) logger.debug(line, 'request');
-    else logger.info(line, 'request');
+    const level = hit.quietLog ? 'debug' : 'info';
+    if (logger.isLevelEnabled(level)) {
+      logger[level]({ requestId, method, path: url.split('?')[0], status, durationMs: Math.round(seconds * 1e4) / 10 }, 'request');
+    }
   };
 }

@@ -7,7 +7,9 @@
 // the request metrics.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import pino from 'pino';
 import type { AppContext } from '../../lib/context.js';
 import { updatePage } from '../../models/pages/pages.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
@@ -67,6 +69,37 @@ function listen(app: App): Promise<http.Server> {
   });
 }
 
+/** Collects the request log lines `ctx`'s logger writes from now on (level, method, path, status). */
+function requestLog(ctx: AppContext): { lines: () => unknown[]; stop: () => void } {
+  const streamKey = pino.symbols.streamSym as unknown as 'stream';
+  const logger = ctx.logger as unknown as Record<'stream', unknown>;
+  const original = logger[streamKey];
+  let text = '';
+  logger[streamKey] = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString('utf8');
+      done();
+    },
+  });
+  return {
+    lines: () =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { msg: string; level: number; method: string; path: string; status: number; requestId: string; durationMs: number })
+        .filter((line) => line.msg === 'request')
+        .map(({ level, method, path, status, requestId, durationMs }) => ({
+          level,
+          method,
+          path,
+          status,
+          hasId: requestId.length === 36,
+          timed: durationMs >= 0,
+        })),
+    stop: () => void (logger[streamKey] = original),
+  };
+}
+
 /** The request-duration series of a metrics scrape, as `route method status_class → count`. */
 async function requestCounts(port: number): Promise<Record<string, number>> {
   const text = await new Promise<string>((resolve, reject) => {
@@ -90,6 +123,7 @@ describe('the hit path answers as the general pipeline does', () => {
   let b: AppContext;
   let servers: http.Server[] = [];
   let ports: { hits: number; pipeline: number };
+  let logs: Record<'hits' | 'pipeline', ReturnType<typeof requestLog>>;
   let etag = '';
   let lastModified = '';
 
@@ -100,11 +134,13 @@ describe('the hit path answers as the general pipeline does', () => {
       MAIL_OUTBOX: 'true',
       APP_TRUST_PROXY: 'loopback',
       METRICS_TOKEN: TOKEN,
+      LOG_LEVEL: 'debug',
     };
     withHits = createTestApp(env);
     without = createTestApp({ ...env, PUBLIC_HIT_PATH: '0' });
     a = contextOf(withHits);
     b = contextOf(without);
+    logs = { hits: requestLog(a), pipeline: requestLog(b) };
     expect(a.publicHits).to.not.equal(undefined);
     expect(b.publicHits).to.equal(undefined);
     await Promise.all([listening(a), listening(b)]);
@@ -123,6 +159,8 @@ describe('the hit path answers as the general pipeline does', () => {
   });
 
   after(async () => {
+    logs.hits.stop();
+    logs.pipeline.stop();
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   });
 
@@ -196,7 +234,7 @@ describe('the hit path answers as the general pipeline does', () => {
     { title: 'robots.txt', path: '/robots.txt', status: 200 },
   ];
 
-  it('answers every row of the table alike, the hits without Express, and counts them alike in the metrics', async () => {
+  it('answers every row of the table alike, the hits without Express, and logs and counts them alike', async () => {
     const table = rows();
     expect(table.length).to.be.at.least(40);
     // Two rounds fill both caches and teach the hit path (a sitemap file is streamed as
@@ -208,6 +246,7 @@ describe('the hit path answers as the general pipeline does', () => {
       }
     }
     const before = { hits: await requestCounts(ports.hits), pipeline: await requestCounts(ports.pipeline) };
+    const logged = { hits: logs.hits.lines().length, pipeline: logs.pipeline.lines().length };
     for (const row of table) {
       const answered = a.publicHits!.answered;
       const viaHits = await send(ports.hits, row);
@@ -218,6 +257,9 @@ describe('the hit path answers as the general pipeline does', () => {
       expect(viaHits.body.equals(viaPipeline.body), `${row.title}: body`).to.equal(true);
       expect(a.publicHits!.answered - answered, `${row.title}: answered by the hit path`).to.equal(row.hit ? 1 : 0);
     }
+    const lines = { hits: logs.hits.lines().slice(logged.hits), pipeline: logs.pipeline.lines().slice(logged.pipeline) };
+    expect(lines.hits).to.have.length(table.length);
+    expect(lines.hits).to.deep.equal(lines.pipeline);
     const after = { hits: await requestCounts(ports.hits), pipeline: await requestCounts(ports.pipeline) };
     const added = (counts: typeof after.hits, earlier: typeof after.hits) =>
       Object.fromEntries(Object.entries(counts).map(([series, count]) => [series, count - (earlier[series] ?? 0)]));
