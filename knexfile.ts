@@ -1,7 +1,7 @@
 // Configuration of the knex CLI (`npx knex migrate:latest`, `migrate:rollback`,
-// `migrate:status`), typed. The CLI itself loads knexfile.js, which picks this file's
-// compiled copy in dist/ after a build, else this source through tsx: the CLI finds
-// `.js` before `.ts` and cannot load TypeScript as an ES module on Node 20.
+// `migrate:status`), typed. The CLI itself loads knexfile.js, which loads this source
+// through tsx (its compiled copy in dist/ only where tsx is not installed): the CLI
+// finds `.js` before `.ts` and cannot load TypeScript as an ES module on Node 20.
 // - It reads the database settings only (loadDatabaseConfig): no SESSION_SECRET asked
 //   in production, no data/session-secret written.
 // - One history with `npm run migrate`: knex_migrations records each name without its
