@@ -165,6 +165,8 @@ export async function renderPage(
       description: nonEmpty(seo.description),
       canonical: preview ? undefined : absoluteUrl(ctx.config.baseUrl, url),
       image: shownImage ? absoluteUrl(ctx.config.baseUrl, shownImage) : undefined,
+      // The first image block's text alternative, when it is the picture shown.
+      imageAlt: shownImage !== undefined && shownImage === firstImage?.url ? nonEmpty(firstImage.alt) : undefined,
       noindex: preview !== undefined || seo.noindex === true || site.noindex,
     },
   });

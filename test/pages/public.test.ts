@@ -268,6 +268,8 @@ describe('public pages: server functions, public routes, site', () => {
       expect(html).to.include('<meta property="og:description" content="Une description">');
       expect(html).to.include('<meta property="og:url" content="https://exemple.fr/p1/p2">');
       expect(html).to.include('<meta property="og:image" content="https://exemple.fr/uploads/media/0123456789abcdef0123456789abcdef.png">');
+      expect(html).to.include('<meta property="og:image:alt" content="Un phare">');
+      expect(html).to.include('<meta name="twitter:card" content="summary_large_image">');
       expect(html).to.include('<h3 class="block block-heading">Intertitre</h3>');
       expect(html).to.include('<img src="/uploads/media/0123456789abcdef0123456789abcdef.png" alt="Un phare" loading="lazy">');
       expect(html).to.include('<figcaption>Le phare</figcaption>');

@@ -31,7 +31,7 @@ describe('site settings on the public site', () => {
 
   const get = (path: string) => request(app).get(path);
 
-  it('shows APP_NAME while no title was chosen, then the title and tagline in the header and <title>', async () => {
+  it('shows APP_NAME while no title was chosen, then the title and tagline in the header, <title> and the shared link’s card', async () => {
     const before = await get('/p1');
     expect(before.text).to.include('<title>p1 — Site de test</title>');
     expect(before.text).to.include('<a class="site-name" href="/">Site de test</a>');
@@ -43,6 +43,9 @@ describe('site settings on the public site', () => {
       expect(res.text, path).to.include('<a class="site-name" href="/">Les Jardins &amp; Cie</a>');
       expect(res.text, path).to.include('<p class="site-tagline">Des &lt;plantes&gt; pour tous</p>');
       expect(res.text, path).to.include('<meta property="og:site_name" content="Les Jardins &amp; Cie">');
+      // A page without its own description is shared with the tagline, as a summary card (no picture).
+      expect(res.text, path).to.include('<meta property="og:description" content="Des &lt;plantes&gt; pour tous">');
+      expect(res.text, path).to.include('<meta name="twitter:card" content="summary">');
     }
     expect((await get('/p1')).text).to.include('<title>p1 — Les Jardins &amp; Cie</title>');
     expect((await ctx.db('app_site_settings').first())?.title).to.equal('Les Jardins & Cie');
