@@ -73,6 +73,19 @@ export interface ModuleRegistrar {
   themeSource(source: ThemeSource): void;
   /** Filters and globals a module adds to every theme's environment (data for theme views). */
   viewHelpers(helpers: ViewHelpers): void;
+  /** A box of the first-run form («Commencer avec un site d'exemple»): what it does once the administrator exists. */
+  firstRunChoice(choice: FirstRunChoice): void;
+}
+
+/** A choice offered on the first-run form, as a checkbox. */
+export interface FirstRunChoice {
+  /** The checkbox's name (`sample_site`): lower case letters, digits and `_`. */
+  field: string;
+  label: string;
+  /** One line under the label: what ticking it does. */
+  hint: string;
+  /** Done once the administrator exists, as that administrator; a failure is logged and leaves the new account as it is. */
+  apply(ctx: AppContext, actor: { id: number; name: string; ip: string | null }): Promise<void>;
 }
 
 /** A first step of a new site (the dashboard greets with them until every one is done). */
@@ -92,7 +105,7 @@ export interface Dashboard<C> {
   counts(ctx: AppContext): Promise<C>;
   /** The first steps the viewer may take (`can` a permission), each marked done from the counts. */
   steps?(can: (permission: string) => boolean, counts: C): NextStep[];
-  /** A panel of the dashboard: a view included with `panel.counts`, shown to holders of `permission`. */
+  /** A panel of the dashboard: a view included with `panel.counts` and `panel.can(permission)`, shown to holders of `permission`. */
   panel?: { view: string; permission: string };
   /** Links under «Le site». */
   links?: Array<{ href: string; label: string }>;
@@ -142,7 +155,11 @@ export interface SiteRegistry {
   followsChanges: boolean;
   themeSource?: ThemeSource;
   viewHelpers: ViewHelpers[];
+  firstRunChoices: FirstRunChoice[];
 }
+
+/** The name of a first-run choice's checkbox (also what the form's schema lets through). */
+export const FIRST_RUN_FIELD = /^[a-z][a-z0-9_]{0,39}$/;
 
 /** Runs each module's register() once, in order, and returns what they declared. */
 export function collectModules(modules: SiteModule[]): SiteRegistry {
@@ -162,6 +179,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     viewDirectories: [],
     followsChanges: false,
     viewHelpers: [],
+    firstRunChoices: [],
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -197,6 +215,11 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
         registry.themeSource = source;
       },
       viewHelpers: (helpers) => void registry.viewHelpers.push(helpers),
+      firstRunChoice: (choice) => {
+        if (!FIRST_RUN_FIELD.test(choice.field)) throw new Error(`first-run choice ${choice.field}: a name of lower case letters, digits and _`);
+        if (registry.firstRunChoices.some((known) => known.field === choice.field)) throw new Error(`first-run choice ${choice.field} is declared twice`);
+        registry.firstRunChoices.push(choice);
+      },
       dashboard: (dashboard) => void registry.dashboards.push(dashboard),
       fieldLabels: (labels) => {
         for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);

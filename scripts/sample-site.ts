@@ -5,13 +5,13 @@
 // models, as the admin screens would. Once the documentation theme is active, the depth-4
 // page becomes one of its guides with a callout, through the admin API (the theme's
 // template and block type are known to the pages module only while it is active).
-import sharp from 'sharp';
 import { inTransaction, type AppContext } from '../lib/context.js';
 import { ValidationError } from '../lib/errors.js';
 import type { Block } from '../models/pages/blocks.js';
 import { createPage } from '../models/pages/pages.js';
 import { updateSettings } from '../models/settings/settings.js';
 import { addMedia } from '../services/pages-media.js';
+import { samplePhoto } from '../services/pages-sample-photo.js';
 import { logIn, makeUser } from '../test/support/fixtures.js';
 
 /** The built-in themes, the default first. */
@@ -25,20 +25,6 @@ export interface SampleSite {
    * depth-4 page a guide with a callout); a refusal's message when it cannot be (not installed).
    */
   useTheme(theme: string): Promise<string | undefined>;
-}
-
-/** A landscape picture (a JPEG of 1200 × 675, about 20 kB): sky, hills, a kiln's chimney. */
-function samplePhoto(): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675" viewBox="0 0 1200 675">
-  <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f6c28b"/><stop offset="1" stop-color="#fbe7d0"/></linearGradient></defs>
-  <rect width="1200" height="675" fill="url(#sky)"/>
-  <circle cx="880" cy="190" r="70" fill="#fff3dc"/>
-  <path d="M0 430 C200 360 380 400 560 380 S900 330 1200 390 V675 H0 Z" fill="#b86b4b"/>
-  <path d="M0 520 C260 470 520 520 760 490 S1060 470 1200 500 V675 H0 Z" fill="#7d4331"/>
-  <rect x="300" y="250" width="46" height="190" fill="#4a2a20"/>
-  <rect x="220" y="400" width="220" height="120" rx="10" fill="#5c3326"/>
-</svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 78, progressive: true }).toBuffer();
 }
 
 /** The depth-4 page as a guide of the documentation theme, with a callout, saved as an editor would through the API. */

@@ -31,7 +31,7 @@ export async function showAdminLanding(call: Call): Promise<void> {
     // The greeting stays until every step is done.
     showSteps: steps.some((step) => !step.done),
     panels: site.dashboards.flatMap((dashboard, index) =>
-      dashboard.panel && can(dashboard.panel.permission) ? [{ view: dashboard.panel.view, counts: counts[index] }] : [],
+      dashboard.panel && can(dashboard.panel.permission) ? [{ view: dashboard.panel.view, counts: counts[index], can }] : [],
     ),
     links: site.dashboards.flatMap((dashboard) => dashboard.links ?? []),
     show: { journal: can('audit.view') },

@@ -12,6 +12,7 @@ import type { FirstRunBody } from './schemas.js';
 import { rememberDevice } from './known-device.js';
 import { SETTINGS_MODULE } from '../../models/settings/store.js';
 import { changeSettings } from '../../services/site-settings.js';
+import { applyFirstRunChoices } from '../../services/first-run-choices.js';
 
 /** The hidden field by which the first-run form names itself (views/auth/first-run.njk). */
 const FIRST_RUN_FORM = { field: '_form', value: 'first-run' } as const;
@@ -52,6 +53,7 @@ export async function handleFirstRun({ ctx, origin, req, res, body }: Call<{ seg
   if (body.siteTitle && ctx.site.modules.includes(SETTINGS_MODULE)) {
     await changeSettings(ctx, { ...origin, userId: user.id, name: user.name }, { title: body.siteTitle });
   }
+  await applyFirstRunChoices(ctx, { id: user.id, name: user.name, ip: origin.ip }, (field) => body[field] === true);
   await logInSession(req, user);
   rememberDevice(ctx, req, res, user.id);
   answerRedirect(req, res, '/admin', { user });

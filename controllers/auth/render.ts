@@ -29,6 +29,8 @@ export async function renderAuthPage(ctx: AppContext, req: Request, res: Respons
     registrationEnabled: firstRun || (await isRegistrationOpen(ctx)),
     passwordRules: authPageMessages.passwordRules,
     setupCode: firstRun && setupCodeRequired(ctx.config) ? { label: authPageMessages.setupCodeLabel, hint: authPageMessages.setupCodeHint } : undefined,
+    // The modules' boxes (lib/modules.ts FirstRunChoice), unticked at first.
+    firstRunChoices: firstRun ? ctx.site.firstRunChoices.map(({ field, label, hint }) => ({ field, label, hint })) : [],
     next: safeNextPath(((req.body ?? {}) as { next?: unknown }).next ?? req.query.next),
     values: {},
     ...locals,

@@ -2,6 +2,7 @@
 // shared primitives. Forms ignore fields they do not know (_csrf, _t, _hp…): the /auth
 // surface is not strict, so validation strips them.
 import Joi from 'joi';
+import { FIRST_RUN_FIELD } from '../../lib/modules.js';
 import { singleLine } from '../../lib/validation.js';
 import { email as emailAddress, password as passwordText, personName, text } from '../../lib/schema-primitives.js';
 import { authMessages } from '../../models/auth/messages.js';
@@ -29,6 +30,8 @@ export interface FirstRunBody extends AccountBody {
   setupCode?: string;
   /** The site's title (settings module); empty keeps APP_NAME. */
   siteTitle?: string;
+  /** The ticked boxes of the modules' first-run choices (`sample_site`: true). */
+  [choice: string]: string | boolean | undefined;
 }
 export interface EmailBody {
   email: string;
@@ -65,7 +68,10 @@ export const firstRunSchema = Joi.object<FirstRunBody>({
   password: password('Mot de passe'),
   setupCode: text().allow('').max(100),
   siteTitle: singleLine(text().trim().max(120)).allow('').label('Titre du site'),
-});
+})
+  // The modules' first-run choices (lib/modules.ts FirstRunChoice): a ticked box sends
+  // `on`; any other field of that shape means nothing, as unknown fields are stripped.
+  .pattern(FIRST_RUN_FIELD, Joi.boolean().truthy('on').failover(false));
 export const emailOnlySchema = Joi.object<EmailBody>({ email });
 export const resetSchema = Joi.object<NewPasswordBody>({ email, token, newPassword: password('Nouveau mot de passe') });
 export const confirmSchema = Joi.object<LinkBody>({ email, token });

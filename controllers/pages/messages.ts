@@ -6,6 +6,8 @@ export const pageScreenMessages = {
   created: 'La page est créée.',
   saved: 'La page est enregistrée.',
   duplicated: 'La copie est créée.',
+  sampleRemoved: 'Le contenu d’exemple est supprimé : ses pages, son image et son menu.',
+  sampleDeleteTitle: 'Supprimer le contenu d’exemple',
   deleted: (count: number) => (count > 1 ? `La page et ses ${count - 1} sous-page${count > 2 ? 's' : ''} sont supprimées.` : 'La page est supprimée.'),
   hasChildren: 'Cette page a des sous-pages : la case « Supprimer aussi les sous-pages » les supprime avec elle ; sinon, elles doivent être déplacées d’abord.',
   invalidDocument: 'Rien n’est enregistré : certaines valeurs sont à corriger (messages à côté des champs).',

@@ -10,6 +10,8 @@ export interface PageCounts {
   /** With a draft waiting (published or not). */
   drafts: number;
   scheduled: number;
+  /** Pages of the first run's sample site still there (services/pages-sample-site.ts). */
+  sample: number;
 }
 
 export async function pageCounts(ctx: AppContext): Promise<PageCounts> {
@@ -18,9 +20,17 @@ export async function pageCounts(ctx: AppContext): Promise<PageCounts> {
             count(*) FILTER (WHERE visibility = 'public') AS online,
             count(*) FILTER (WHERE visibility = 'private' AND published_revision IS NOT NULL) AS private,
             count(*) FILTER (WHERE draft_revision IS NOT NULL) AS drafts,
-            count(*) FILTER (WHERE scheduled_at IS NOT NULL) AS scheduled
+            count(*) FILTER (WHERE scheduled_at IS NOT NULL) AS scheduled,
+            count(*) FILTER (WHERE id::text IN (SELECT ref FROM app_pages_sample_content WHERE kind = 'page')) AS sample
      FROM app_pages`,
   );
   const row = rows[0];
-  return { total: Number(row.total), online: Number(row.online), private: Number(row.private), drafts: Number(row.drafts), scheduled: Number(row.scheduled) };
+  return {
+    total: Number(row.total),
+    online: Number(row.online),
+    private: Number(row.private),
+    drafts: Number(row.drafts),
+    scheduled: Number(row.scheduled),
+    sample: Number(row.sample),
+  };
 }

@@ -1,6 +1,7 @@
 // The pages module's screens under /admin (behind the admin guard and its CSRF check).
 // Each form row names the page that re-renders, with the messages and the input kept,
 // when the rules refuse a submission.
+import * as sampleContent from '../../controllers/pages/sample-content.js';
 import { pageParams } from '../../controllers/pages/admin-call.js';
 import * as editor from '../../controllers/pages/admin-screens-editor.js';
 import * as revisions from '../../controllers/pages/admin-screens-revisions.js';
@@ -116,6 +117,15 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       body: pages.deleteForm,
       form: { name: 'delete', rerender: pages.confirmDeletePage },
       handler: pages.removePage,
+    }),
+    route({ method: 'get', path: '/sample-content/delete', access: MANAGE, handler: (call) => sampleContent.confirmSampleContentRemoval(call) }),
+    route({
+      method: 'post',
+      path: '/sample-content/delete',
+      access: MANAGE,
+      body: sampleContent.sampleDeleteForm,
+      form: { name: 'sample-delete', rerender: sampleContent.confirmSampleContentRemoval },
+      handler: sampleContent.removeSampleContentScreen,
     }),
     ...redirectAdminRoutes(),
     ...menuAdminRoutes(tree),

@@ -1,6 +1,7 @@
 // JSON rows of the pages module on /app/api (SPEC B2, B3; DESIGN §3). The admin rows
 // need pages.view or pages.manage (and admin.access); the public reads are declared
 // 'public', so they run without any session lookup.
+import * as sampleContent from '../../controllers/pages/sample-content.js';
 import { idParams } from '../../lib/schema-primitives.js';
 import * as admin from '../../controllers/pages/admin-pages.js';
 import * as preview from '../../controllers/pages/preview.js';
@@ -58,6 +59,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
     ...mediaApiRoutes(),
     ...redirectApiRoutes(),
     ...menuApiRoutes(),
+    route({ method: 'delete', path: '/admin/sample-content', access: MANAGE, handler: sampleContent.deleteSampleContent }),
     route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),
     route({ method: 'get', path: '/pages', access: 'public', query: publicListQuery, handler: publicPages.listPublicPages }),
   ];

@@ -3,6 +3,7 @@
 // administration and the public site. Its templates and block types live in one
 // catalog created here, per application, and handed to the rows that need it; nothing
 // outside this folder and models/controllers/views of the module knows more of it.
+import { createSampleSite } from '../../services/pages-sample-site.js';
 import { DEFAULT_SITEMAP_OPTIONS, type SitemapOptions } from '../../controllers/pages/sitemap.js';
 import { DEFAULT_TREE_OPTIONS, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
 import { moduleMigrationsDirectory } from '../../lib/migrations.js';
@@ -63,6 +64,12 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.auditTargets(PAGES_AUDIT_TARGETS);
       site.dashboard(PAGES_DASHBOARD);
       site.viewHelpers(installPageViewHelpers);
+      site.firstRunChoice({
+        field: 'sample_site',
+        label: 'Commencer avec un site d’exemple',
+        hint: 'Une page d’accueil, une rubrique de trois guides illustrée et un menu, publiés tout de suite ; le tableau de bord les supprime en une fois.',
+        apply: createSampleSite,
+      });
     },
   };
 }

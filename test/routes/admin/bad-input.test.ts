@@ -244,6 +244,8 @@ const SITE_CASES: Case[] = [
   { row: 'POST /admin/settings', path: '/admin/settings', fields: { title: 'Mon\nsite' }, status: 400, why: 'line break in the title', notSingleLine: true },
   { row: 'POST /admin/settings/:image', path: '/admin/settings/logo', notAnImage: 'file', status: 415, why: 'not an image' },
   { row: 'POST /admin/settings/:image/delete', path: '/admin/settings/banner/delete', status: 400, why: 'unknown image' },
+  { row: 'GET /admin/sample-content/delete', path: '/admin/sample-content/delete?x=1', status: 200, why: 'unknown query parameters are ignored' },
+  { row: 'POST /admin/sample-content/delete', path: '/admin/sample-content/delete', fields: { confirm: 'oui' }, status: 400, why: 'not the confirmation' },
   // Pages module: menus
   { row: 'GET /admin/menus', path: '/admin/menus?x=%00', status: 200, why: 'unknown query parameters are ignored' },
   {

@@ -126,6 +126,8 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'POST /admin/pages/:id/duplicate': { ok: 303, path: async (f) => `${await page(f)}/duplicate` },
   'GET /admin/pages/:id/delete': { ok: 200, path: async (f) => `${await page(f)}/delete` },
   'POST /admin/pages/:id/delete': { ok: 303, path: async (f) => `${await page(f)}/delete` },
+  'GET /admin/sample-content/delete': { ok: 200, path: () => '/admin/sample-content/delete' },
+  'POST /admin/sample-content/delete': { ok: 303, path: () => '/admin/sample-content/delete', fields: () => ({ confirm: 'yes' }) },
   // Pages module: media library
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },
   'POST /admin/media': { ok: 303, path: () => '/admin/media', fields: () => ({ alt: 'Image' }) },

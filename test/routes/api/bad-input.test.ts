@@ -348,6 +348,7 @@ const SITE_CASES: Case[] = [
   { method: 'post', route: '/admin/pages', path: '/admin/pages', body: { title: 'T', author_id: 1 }, status: 400, why: 'unknown field' },
   { method: 'post', route: '/admin/pages', path: '/admin/pages', body: { title: 'T\u0000' }, status: 400, why: 'NUL in the title' },
   { method: 'get', route: '/admin/pages/templates', path: '/admin/pages/templates?all=1', status: 400, why: 'unknown query parameter' },
+  { method: 'delete', route: '/admin/sample-content', path: '/admin/sample-content?all=1', status: 400, why: 'unknown query parameter' },
   { method: 'get', route: '/admin/pages/:id', path: '/admin/pages/abc', status: 400, why: 'id not a number' },
   { method: 'put', route: '/admin/pages/:id', path: '/admin/pages/999999', body: { blocks: 'x' }, status: 400, why: 'string for the blocks' },
   { method: 'post', route: '/admin/pages/:id/duplicate', path: '/admin/pages/999999/duplicate', status: 404, why: 'no such page' },

@@ -107,6 +107,7 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'POST /admin/pages/:id/preview-link': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-link` },
   'DELETE /admin/pages/:id/preview-links': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-links` },
   'DELETE /admin/pages/:id': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}` },
+  'DELETE /admin/sample-content': { ok: 204, path: () => '/admin/sample-content' },
   // Revisions, drafts and publishing: the page has a pending draft where the row needs one.
   'GET /admin/pages/:id/revisions': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions` },
   'GET /admin/pages/:id/revisions/:number': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions/1` },
