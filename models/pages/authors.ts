@@ -21,3 +21,12 @@ export async function pageAuthors(ctx: AppContext, pageId: number): Promise<Page
   if (!row) return undefined;
   return { author: row.author ?? lifecycleMessages.deletedAccount, updatedBy: row.updated_by ?? lifecycleMessages.deletedAccount };
 }
+
+/**
+ * Whether the page was created by `userId` (its author_id, set once at creation and
+ * never changed by an edit); true for an unknown page, so the use case answers its 404.
+ */
+export async function isPageAuthor(ctx: AppContext, pageId: number, userId: number): Promise<boolean> {
+  const row = await ctx.db('app_pages').where({ id: pageId }).first<{ author_id: number | null } | undefined>('author_id');
+  return !row || row.author_id === userId;
+}
