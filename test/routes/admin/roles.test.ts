@@ -54,7 +54,11 @@ describe('/admin/roles screens', () => {
   it('creates a role: refused without roles.manage, re-rendered with the input on a bad name, created with its permissions', async () => {
     expect((await (await viewer()).post('/admin/roles', { name: 'redacteur', permissions: ['pages.view'] }, '/admin/roles')).status).to.equal(403);
     const client = await admin();
-    const bad = await client.post('/admin/roles', { name: '', description: 'Kept text', permissions: ['pages.view', 'pages.manage'] }, '/admin/roles/new');
+    const bad = await client.post(
+      '/admin/roles',
+      { label: 'Mauvaise', name: 'bad/name', description: 'Kept text', permissions: ['admin.access', 'pages.view', 'pages.manage'] },
+      '/admin/roles/new',
+    );
     expect(bad.status).to.equal(400);
     expect(bad.text).to.include('id="role-name-error"').and.include('Kept text');
     expect(bad.text).to.include('value="pages.manage" checked');
@@ -77,7 +81,7 @@ describe('/admin/roles screens', () => {
     expect(duplicate.status).to.equal(409);
     expect(textOf(duplicate.text)).to.include('Un rôle porte déjà ce nom.');
     const manager = await AdminClient.as(app, { permissions: ['admin.access', 'roles.view', 'roles.manage'] });
-    const escalation = await manager.post('/admin/roles', { label: 'Sournois', name: 'sneaky', permissions: 'users.manage' }, '/admin/roles/new');
+    const escalation = await manager.post('/admin/roles', { label: 'Sournois', name: 'sneaky', permissions: ['admin.access', 'users.manage'] }, '/admin/roles/new');
     expect(escalation.status).to.equal(403);
     expect(textOf(escalation.text)).to.include('users.manage');
     expect(await roleNamed('sneaky')).to.equal(undefined);
@@ -99,7 +103,8 @@ describe('/admin/roles screens', () => {
   it('keeps the name of the system role user while its permissions change', async () => {
     const client = await admin();
     const user = (await roleNamed('user'))!;
-    const ok = await client.post(`/admin/roles/${user.id}`, { name: 'renamed', permissions: ['pages.view'] }, `/admin/roles/${user.id}`);
+    // Without admin.access: saved as chosen once the form has said so (test/teams/role-form.test.ts).
+    const ok = await client.post(`/admin/roles/${user.id}`, { name: 'renamed', permissions: ['pages.view'], admin_access_warned: '1' }, `/admin/roles/${user.id}`);
     expect(ok.status).to.equal(303);
     expect((await ctx.db('app_auth_roles').where({ id: user.id }).first())!.name).to.equal('user');
     expect(await permissionsOf(user.id)).to.deep.equal(['pages.view']);
