@@ -29,7 +29,7 @@ export type Access =
   | { permission: string; own?: OwnAccess };
 
 /** A permission that covers what the caller owns only (pages.manage_own beside pages.manage). */
-export interface OwnAccess {
+interface OwnAccess {
   permission: string;
   owns(call: AnyCall): Promise<boolean>;
   refusal: string;

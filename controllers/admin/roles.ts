@@ -82,7 +82,15 @@ export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status
   await renderAdmin(
     call,
     'admin/roles/form.njk',
-    { pageTitle: adminTitles.newRole, catalogue: await permissionCatalogue(call.ctx), action: '/admin/roles', creating: true, ...locals, checked, adminAccessWarned },
+    {
+      pageTitle: adminTitles.newRole,
+      catalogue: await permissionCatalogue(call.ctx),
+      action: '/admin/roles',
+      creating: true,
+      ...locals,
+      checked,
+      adminAccessWarned,
+    },
     status,
   );
 }

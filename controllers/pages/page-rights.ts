@@ -10,7 +10,7 @@ import { pageRightsMessages } from './messages.js';
 
 /** The page of the row's `:id` is the caller's own (true for an unknown page: the use case answers 404). */
 function ownsPathPage(call: AnyCall): Promise<boolean> {
-  const id = Number(call.params?.id ?? call.req.params.id);
+  const id = Number((call.params as { id?: unknown }).id);
   const userId = call.origin.userId;
   if (!Number.isSafeInteger(id) || userId === null) return Promise.resolve(userId !== null);
   return isPageAuthor(call.ctx, id, userId);

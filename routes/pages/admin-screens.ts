@@ -29,7 +29,13 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       handler: async (call) => pages.showNewPage(await catalogFor(call.ctx, catalog), tree, call),
     }),
     // Before /pages/:id, which would read `parent-candidates` as an id.
-    route({ method: 'get', path: '/pages/parent-candidates', access: CREATE_PAGE, query: candidatesQuery, handler: (call) => listParentCandidates(tree, call) }),
+    route({
+      method: 'get',
+      path: '/pages/parent-candidates',
+      access: CREATE_PAGE,
+      query: candidatesQuery,
+      handler: (call) => listParentCandidates(tree, call),
+    }),
     route({
       method: 'post',
       path: '/pages',

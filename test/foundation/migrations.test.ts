@@ -138,7 +138,15 @@ describe('migrations', () => {
     expect(await pendingMigrations(knex, site)).to.deep.equal(['20261126004000_settings_tables']);
     await settingsSchema.createTables(knex);
     expect(await pendingMigrations(knex, site)).to.deep.equal([]);
-    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage', 'menus.manage', 'pages.publish', 'pages.review', 'pages.manage_own', 'pages.publish_own']);
+    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members([
+      'pages.view',
+      'pages.manage',
+      'menus.manage',
+      'pages.publish',
+      'pages.review',
+      'pages.manage_own',
+      'pages.publish_own',
+    ]);
     expect(await knex('app_auth_permissions').where({ section: 'site' }).pluck('key')).to.deep.equal(['settings.manage']);
 
     await settingsSchema.dropTables(knex);

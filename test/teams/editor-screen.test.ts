@@ -40,7 +40,12 @@ describe('teams: the page editor by role', () => {
     expect(saved.status).to.equal(303);
     const afterSave = await live(id);
     expect(afterSave.published_revision).to.equal(null);
-    expect((await ctx.db('app_page_revisions').where({ page_id: id, number: afterSave.draft_revision }).first())!.title).to.equal('Ma page revue');
+    expect(
+      (await ctx
+        .db('app_page_revisions')
+        .where({ page_id: id, number: afterSave.draft_revision as number })
+        .first())!.title,
+    ).to.equal('Ma page revue');
 
     const again = formFields((await client.get(`/admin/pages/${id}`)).text);
     const refused = await submitEditor(client, id, again, 'publish');

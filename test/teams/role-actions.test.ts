@@ -67,7 +67,12 @@ const ACTIONS: Record<string, Action> = {
     expected: { contributor: 200, author: 200, editor: 200, admin: 200 },
     async check(w) {
       const page = (await row(w, w.own))!;
-      expect((await w.ctx.db('app_page_revisions').where({ page_id: w.own, number: page.draft_revision }).first())!.title).to.equal('Mon brouillon');
+      expect(
+        (await w.ctx
+          .db('app_page_revisions')
+          .where({ page_id: w.own, number: page.draft_revision as number })
+          .first())!.title,
+      ).to.equal('Mon brouillon');
       expect(page.title).to.equal('Sa page');
     },
   },
@@ -201,7 +206,10 @@ describe('teams: the built-in roles × page actions (/app/api/admin/pages)', () 
 
   it('a Contributeur may not cancel a schedule, nor duplicate a page into a live copy (its copy is a draft)', async () => {
     const w = await world('contributor');
-    await ctx.db('app_pages').where({ id: w.own }).update({ scheduled_at: new Date(ctx.clock.nowMs() + 3_600_000) });
+    await ctx
+      .db('app_pages')
+      .where({ id: w.own })
+      .update({ scheduled_at: new Date(ctx.clock.nowMs() + 3_600_000) });
     const cancel = await request(app).delete(`/app/api/admin/pages/${w.own}/schedule`).set('Cookie', w.me.cookie);
     expect(cancel.status).to.equal(403);
     expect((await row(w, w.own))!.scheduled_at).to.not.equal(null);

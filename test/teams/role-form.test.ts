@@ -91,7 +91,10 @@ describe('teams: the role form and the roles API', () => {
 
   it('JSON: saves any set of permissions and adds warnings naming admin.access when it is missing', async () => {
     const admin = await caller(ctx, { role: 'admin' });
-    const created = await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'menus', permissions: ['menus.manage'] });
+    const created = await request(app)
+      .post('/app/api/roles')
+      .set('Cookie', admin.cookie)
+      .send({ name: 'menus', permissions: ['menus.manage'] });
     expect(created.status).to.equal(201);
     expect(created.body.permissions).to.deep.equal(['menus.manage']);
     expect(created.body.warnings).to.have.length(1);
@@ -104,7 +107,10 @@ describe('teams: the role form and the roles API', () => {
       .send({ permissions: ['admin.access', 'menus.manage'] });
     expect(fixed.status).to.equal(200);
     expect(fixed.body).to.not.have.property('warnings');
-    const broken = await request(app).put(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie).send({ permissions: ['menus.manage'] });
+    const broken = await request(app)
+      .put(`/app/api/roles/${created.body.id}`)
+      .set('Cookie', admin.cookie)
+      .send({ permissions: ['menus.manage'] });
     expect(broken.body.warnings.map((warning: { code: string }) => warning.code)).to.deep.equal(['admin_access_missing']);
     const empty = await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'vide', permissions: [] });
     expect(empty.body).to.not.have.property('warnings');

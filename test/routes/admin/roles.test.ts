@@ -81,7 +81,11 @@ describe('/admin/roles screens', () => {
     expect(duplicate.status).to.equal(409);
     expect(textOf(duplicate.text)).to.include('Un rôle porte déjà ce nom.');
     const manager = await AdminClient.as(app, { permissions: ['admin.access', 'roles.view', 'roles.manage'] });
-    const escalation = await manager.post('/admin/roles', { label: 'Sournois', name: 'sneaky', permissions: ['admin.access', 'users.manage'] }, '/admin/roles/new');
+    const escalation = await manager.post(
+      '/admin/roles',
+      { label: 'Sournois', name: 'sneaky', permissions: ['admin.access', 'users.manage'] },
+      '/admin/roles/new',
+    );
     expect(escalation.status).to.equal(403);
     expect(textOf(escalation.text)).to.include('users.manage');
     expect(await roleNamed('sneaky')).to.equal(undefined);
@@ -104,7 +108,11 @@ describe('/admin/roles screens', () => {
     const client = await admin();
     const user = (await roleNamed('user'))!;
     // Without admin.access: saved as chosen once the form has said so (test/teams/role-form.test.ts).
-    const ok = await client.post(`/admin/roles/${user.id}`, { name: 'renamed', permissions: ['pages.view'], admin_access_warned: '1' }, `/admin/roles/${user.id}`);
+    const ok = await client.post(
+      `/admin/roles/${user.id}`,
+      { name: 'renamed', permissions: ['pages.view'], admin_access_warned: '1' },
+      `/admin/roles/${user.id}`,
+    );
     expect(ok.status).to.equal(303);
     expect((await ctx.db('app_auth_roles').where({ id: user.id }).first())!.name).to.equal('user');
     expect(await permissionsOf(user.id)).to.deep.equal(['pages.view']);
