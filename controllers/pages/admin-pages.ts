@@ -5,7 +5,7 @@ import type { PageCatalog } from '../../models/pages/catalog.js';
 import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage } from '../../models/pages/pages.js';
 import { actorOf as actor } from './admin-call.js';
 import { pageRightsMessages } from './messages.js';
-import { assertMayPublish, mayPublishPage } from './page-rights.js';
+import { assertMayDeleteSubtree, assertMayPublish, mayPublishPage } from './page-rights.js';
 import type { AdminListQuery, PageCreateBody, PageWriteBody } from './schemas.js';
 
 type Id = { id: number };
@@ -52,6 +52,7 @@ export async function duplicateAdminPage(call: Call<Id>): Promise<void> {
 
 // DELETE /app/api/admin/pages/:id?cascade=true
 export async function deleteAdminPage(call: Call<Id, { cascade: boolean }>): Promise<void> {
+  await assertMayDeleteSubtree(call, call.params.id, call.query.cascade);
   await deletePage(call.ctx, call.params.id, { cascade: call.query.cascade, actor: actor(call) });
   call.res.status(204).end();
 }

@@ -137,6 +137,7 @@ export const PAGES_FIELD_LABELS = {
 /** Refusals of the publishing and own-pages rules (issue 26). */
 export const pageRightsMessages = {
   notOwner: 'Vous ne pouvez modifier que les pages que vous avez créées (permission « Écrire les brouillons de ses propres pages »).',
+  notOwnerSubtree: 'Des sous-pages de cette page ont été créées par d’autres personnes : vous ne pouvez pas les supprimer avec elle.',
   notOwnerPublish: 'Vous ne pouvez publier que les pages que vous avez créées (permission « Publier ses propres pages »).',
   publishForbidden:
     'Publier, programmer ou rendre privée une page demande la permission « Publier les pages » : enregistrez le brouillon, une personne qui peut publier le mettra en ligne.',

@@ -4,7 +4,7 @@
 // the pages the caller created (app_pages.author_id), checked with one statement when
 // the caller holds only the «own» permission.
 import { ForbiddenError } from '../../lib/errors.js';
-import { isPageAuthor } from '../../models/pages/authors.js';
+import { isPageAuthor, subtreeHasOtherAuthors } from '../../models/pages/authors.js';
 import type { Access, AnyCall } from '../../routes/define.js';
 import { pageRightsMessages } from './messages.js';
 
@@ -66,4 +66,13 @@ export function mayCreatePages(call: AnyCall): boolean {
 /** Refuses a live change the caller may not make (403 `publish_forbidden`). */
 export async function assertMayPublish(call: AnyCall, pageId: number | null, message: string = pageRightsMessages.publishForbidden): Promise<void> {
   if (!(await mayPublishPage(call, pageId))) throw new ForbiddenError(message, { code: 'publish_forbidden' });
+}
+
+/**
+ * A caller who writes only its own pages deletes a subtree (`cascade`) only when every
+ * page in it is its own too (403 `not_owner` otherwise, nothing deleted).
+ */
+export async function assertMayDeleteSubtree(call: AnyCall, pageId: number, cascade: boolean): Promise<void> {
+  if (!cascade || holds(call, 'pages.manage') || call.origin.userId === null) return;
+  if (await subtreeHasOtherAuthors(call.ctx, pageId, call.origin.userId)) throw new ForbiddenError(pageRightsMessages.notOwnerSubtree, { code: 'not_owner' });
 }

@@ -30,3 +30,17 @@ export async function isPageAuthor(ctx: AppContext, pageId: number, userId: numb
   const row = await ctx.db('app_pages').where({ id: pageId }).first<{ author_id: number | null } | undefined>('author_id');
   return !row || row.author_id === userId;
 }
+
+/** Whether a page below `pageId` (at any depth) was created by someone else than `userId`. */
+export async function subtreeHasOtherAuthors(ctx: AppContext, pageId: number, userId: number): Promise<boolean> {
+  const { rows } = await ctx.db.raw<{ rows: unknown[] }>(
+    `WITH RECURSIVE down AS (
+       SELECT id, author_id FROM app_pages WHERE parent_id = ?
+       UNION ALL
+       SELECT p.id, p.author_id FROM app_pages p JOIN down d ON p.parent_id = d.id
+     )
+     SELECT 1 FROM down WHERE author_id IS DISTINCT FROM ? LIMIT 1`,
+    [pageId, userId],
+  );
+  return rows.length > 0;
+}

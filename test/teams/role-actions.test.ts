@@ -235,4 +235,19 @@ describe('teams: the built-in roles × page actions (/app/api/admin/pages)', () 
     expect(await row({ ctx } as World, page.id)).to.include({ title: 'Commune', visibility: 'public' });
     expect((await send('delete', `/${page.id}`)).status).to.equal(204);
   });
+
+  it('an Auteur deletes its own page with its sub-pages only when every sub-page is its own too', async () => {
+    const w = await world('author');
+    const other = await makeUser(ctx);
+    const mine = (await createPage(ctx, { title: 'Ma sous-page', parent_id: w.own }, { id: w.me.id, name: w.me.name, ip: null })).id;
+    const theirs = (await createPage(ctx, { title: 'Leur sous-page', parent_id: mine }, { id: other.id, name: other.name, ip: null })).id;
+    const refused = await request(app).delete(`/app/api/admin/pages/${w.own}?cascade=true`).set('Cookie', w.me.cookie);
+    expect(refused.status).to.equal(403);
+    expect(refused.body.code).to.equal('not_owner');
+    expect(await ctx.db('app_pages').whereIn('id', [w.own, mine, theirs]).count({ n: '*' }).first()).to.deep.equal({ n: 3 });
+    await ctx.db('app_pages').where({ id: theirs }).delete();
+    const done = await request(app).delete(`/app/api/admin/pages/${w.own}?cascade=true`).set('Cookie', w.me.cookie);
+    expect(done.status).to.equal(204);
+    expect(await ctx.db('app_pages').whereIn('id', [w.own, mine]).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+  });
 });
