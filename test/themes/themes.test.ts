@@ -31,7 +31,7 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
   after(() => rmSync(themesDir, { recursive: true, force: true }));
   beforeEach(async () => {
     await resetData(ctx);
-    admin = await userWith(ctx, ['admin.access', 'settings.manage', 'pages.view', 'pages.manage']);
+    admin = await userWith(ctx, ['admin.access', 'settings.manage', 'pages.view', 'pages.manage', 'pages.publish']);
   });
 
   const activate = (theme: string) => request(app).put('/app/api/admin/settings').set('Cookie', admin.cookie).send({ theme });
