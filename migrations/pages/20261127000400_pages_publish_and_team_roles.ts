@@ -23,7 +23,7 @@ const ROLES = [
   {
     name: 'contributor',
     label: 'Contributeur',
-    description: 'Écrit les brouillons des pages qu’il a créées et les soumet à la relecture ; ne publie pas',
+    description: 'Écrit les brouillons des pages qu’il a créées et les soumet à la relecture ; ne publie pas',
     permissions: ['admin.access', 'pages.view', 'pages.manage_own'],
   },
   {
@@ -35,7 +35,7 @@ const ROLES = [
   {
     name: 'editor',
     label: 'Éditeur',
-    description: 'Toutes les pages : écriture, publication, relecture, médias, redirections et menus',
+    description: 'Toutes les pages : écriture, publication, relecture, médias, redirections et menus',
     permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish', 'pages.review', 'menus.manage'],
   },
 ];

@@ -41,7 +41,7 @@ export const roleMessages = {
   adminOutranksCaller:
     'Le rôle Administrateur détient toutes les permissions : seul un compte qui les détient toutes peut le modifier (il manque à celui-ci : {keys}).',
   adminAccessMissing:
-    'Ce rôle donne des permissions de l’administration sans admin.access (« Accéder à l’administration ») : ses comptes recevront 403 sur /admin et sur les routes de l’API qui les demandent.',
+    'Ce rôle donne des permissions de l’administration sans admin.access (« Accéder à l’administration ») : ses comptes recevront 403 sur /admin et sur les routes de l’API qui les demandent.',
 } as const;
 
 export const profileMessages = {
