@@ -34,3 +34,13 @@ export function requirePermission(...permissions: string[]) {
     next(new ForbiddenError(authMessagesForGuards.forbidden));
   };
 }
+
+/** admin.access AND at least one of the listed permissions (a row with an `own` permission). */
+export function requireAnyPermission(...permissions: string[]) {
+  return function requireAnyPermissionMiddleware(req: Request, res: Response, next: NextFunction): void {
+    if (!req.user) return requireUser(req, res, next);
+    const held = req.user.permissions;
+    if (held.includes('admin.access') && permissions.some((permission) => held.includes(permission))) return next();
+    next(new ForbiddenError(authMessagesForGuards.forbidden));
+  };
+}

@@ -10,7 +10,8 @@ import type { AppContext } from '../lib/context.js';
 import type { RateLimitedOperation } from '../lib/config.js';
 import type { Origin } from '../lib/origin.js';
 import { prepareSchema, validatePrepared } from '../lib/validation.js';
-import { requirePermission, requireUser } from '../middleware/require-auth.js';
+import { ForbiddenError } from '../lib/errors.js';
+import { requireAnyPermission, requirePermission, requireUser } from '../middleware/require-auth.js';
 import { refuseUntilEnrolled } from '../middleware/two-factor-gate.js';
 
 export type Access =
@@ -20,8 +21,19 @@ export type Access =
   | 'anyone'
   /** A logged-in user. */
   | 'user'
-  /** Auth level 'admin': admin.access AND this permission. */
-  | { permission: string };
+  /**
+   * Auth level 'admin': admin.access AND this permission, or AND `own.permission` when
+   * the row's subject (e.g. the page of `:id`) is the caller's own, as `own.owns` says
+   * once the input is validated (a refusal is a 403 with `own.refusal`).
+   */
+  | { permission: string; own?: OwnAccess };
+
+/** A permission that covers what the caller owns only (pages.manage_own beside pages.manage). */
+interface OwnAccess {
+  permission: string;
+  owns(call: AnyCall): Promise<boolean>;
+  refusal: string;
+}
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -129,7 +141,16 @@ function guardFor(row: AnyRoute): RequestHandler[] {
   if (access === 'public' || access === 'anyone') return [];
   const gate = row.duringEnrolment ? [] : [refuseUntilEnrolled];
   if (access === 'user') return [requireUser, ...gate];
-  return [requirePermission(access.permission), ...gate];
+  const guard = access.own ? requireAnyPermission(access.permission, access.own.permission) : requirePermission(access.permission);
+  return [guard, ...gate];
+}
+
+/** A caller let through by an `own` permission only: the subject must be theirs. */
+async function checkOwnership(row: AnyRoute, call: AnyCall): Promise<void> {
+  const { access } = row;
+  if (typeof access !== 'object' || !access.own) return;
+  if (call.req.user?.permissions.includes(access.permission)) return;
+  if (!(await access.own.owns(call))) throw new ForbiddenError(access.own.refusal, { code: 'not_owner' });
 }
 
 // A strict surface refuses any query parameter or body field a row does not declare.
@@ -167,7 +188,9 @@ function runner(ctx: AppContext, row: AnyRoute, strict: boolean): RequestHandler
     const params = schemas.params ? validatePrepared(schemas.params, req.params) : {};
     const query = schemas.query ? validatePrepared(schemas.query, req.query) : undeclared(req.query, strict);
     const body = schemas.body ? validatePrepared(schemas.body, req.body ?? {}) : undeclared(req.body, strict);
-    await row.handler({ ctx, req, res, origin: originOf(req), params, query, body });
+    const call = { ctx, req, res, origin: originOf(req), params, query, body };
+    await checkOwnership(row, call);
+    await row.handler(call);
   };
 }
 

@@ -38,6 +38,8 @@ export const adminMessages = {
   roleRevoked: 'Le rôle est retiré.',
   roleCreated: 'Le rôle est créé.',
   roleSaved: 'Le rôle est enregistré.',
+  adminAccessTicked:
+    'Rien n’est enregistré : les permissions choisies servent dans l’administration, qui demande aussi « Accéder à l’administration ». Cette case est maintenant cochée ; enregistrez pour confirmer, ou décochez-la si ce rôle doit rester sans accès à l’administration.',
   roleDeleted: 'Le rôle est supprimé.',
   roleSavedEnrolNow:
     'Le rôle est enregistré. Il exige la vérification en deux étapes, que ce compte n’a pas encore activée : elle doit l’être maintenant pour retrouver l’accès au reste du site.',

@@ -1,10 +1,24 @@
 // /admin/roles: list with user counts, create, edit with the catalogue as grouped
 // checkboxes, delete after confirmation. `admin` is read-only; other system roles keep
 // their name. Writes go through models/auth/roles.ts, as the REST API does.
-import { ConflictError } from '../../lib/errors.js';
+import { ConflictError, ValidationError } from '../../lib/errors.js';
 import { hasPermission } from '../../middleware/require-auth.js';
 import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate.js';
-import { ADMIN_ROLE, createRole, deleteRole, getRole, listRoles, permissionCatalogue, updateRole } from '../../models/auth/roles.js';
+import {
+  ADMIN_ACCESS,
+  ADMIN_ROLE,
+  createRole,
+  deleteRole,
+  getRole,
+  listRoles,
+  permissionCatalogue,
+  roleNameFromLabel,
+  roleWarnings,
+  updateRole,
+  type Caller,
+  type Role,
+  type RoleInput,
+} from '../../models/auth/roles.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages, adminTitles } from './messages.js';
@@ -26,22 +40,67 @@ export async function showRoleList(call: Call): Promise<void> {
   await renderAdmin(call, 'admin/roles/list.njk', { pageTitle: adminTitles.roles, roles: items, canManage: hasPermission(call.req, 'roles.manage') });
 }
 
+/**
+ * The boxes ticked on a re-render: as submitted, plus «Accéder à l'administration» when
+ * the form comes back because it was missing (the hidden field then marks the warning shown).
+ */
+function checkedAfter(locals: FormLocals, fallback: string[]): { checked: string[]; adminAccessWarned: boolean } {
+  const checked = locals.values ? asList(locals.values.permissions) : fallback;
+  if (locals.errorCode !== 'admin_access_missing') return { checked, adminAccessWarned: Boolean(locals.values?.admin_access_warned) };
+  return { checked: [...new Set([...checked, ADMIN_ACCESS])], adminAccessWarned: true };
+}
+
+/**
+ * Administration permissions without admin.access are not saved silently: the first
+ * submission comes back (400 admin_access_missing) with the box ticked; the second, which
+ * carries the hidden admin_access_warned, is saved as the person then chose.
+ */
+function askAboutAdminAccess(body: Pick<RoleForm, 'permissions' | 'admin_access_warned'>): void {
+  if (body.admin_access_warned || roleWarnings(body.permissions).length === 0) return;
+  throw new ValidationError(adminMessages.adminAccessTicked, {
+    code: 'admin_access_missing',
+    details: [{ field: 'permissions', message: adminMessages.adminAccessTicked }],
+  });
+}
+
+/** A key left empty is derived from the label; a derived key already taken gets `-2`, `-3`… */
+async function createRoleFromForm(ctx: AnyCall['ctx'], caller: Caller, input: Omit<RoleInput, 'name'> & { name: string; label: string }): Promise<Role> {
+  if (input.name) return createRole(ctx, caller, input);
+  const base = roleNameFromLabel(input.label);
+  for (let n = 1; ; n++) {
+    try {
+      return await createRole(ctx, caller, { ...input, name: n === 1 ? base : `${base}-${n}` });
+    } catch (error) {
+      if (!(error instanceof ConflictError && error.code === 'role_name_taken') || n >= 50) throw error;
+    }
+  }
+}
+
 // GET /admin/roles/new — also the page re-rendered when the creation is refused.
 export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
-  const checked = locals.values ? asList(locals.values.permissions) : [];
+  const { checked, adminAccessWarned } = checkedAfter(locals, []);
   await renderAdmin(
     call,
     'admin/roles/form.njk',
-    { pageTitle: adminTitles.newRole, catalogue: await permissionCatalogue(call.ctx), checked, action: '/admin/roles', creating: true, ...locals },
+    {
+      pageTitle: adminTitles.newRole,
+      catalogue: await permissionCatalogue(call.ctx),
+      action: '/admin/roles',
+      creating: true,
+      ...locals,
+      checked,
+      adminAccessWarned,
+    },
     status,
   );
 }
 
-// POST /admin/roles {name, description, permissions[]}
+// POST /admin/roles {label, name?, description, permissions[], admin_access_warned?}
 export async function saveNewRole({ ctx, req, res, body }: Call<None, None, RoleForm>): Promise<void> {
-  const role = await createRole(ctx, callerOf(req), {
-    name: body.name!,
-    label: body.label,
+  askAboutAdminAccess(body);
+  const role = await createRoleFromForm(ctx, callerOf(req), {
+    name: body.name ?? '',
+    label: body.label!,
     description: body.description,
     permissions: body.permissions,
     require_2fa: body.require_2fa,
@@ -53,7 +112,7 @@ export async function saveNewRole({ ctx, req, res, body }: Call<None, None, Role
 export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx, req } = call;
   const role = await getRole(ctx, pathId(call));
-  const checked = locals.values ? asList(locals.values.permissions) : role.permissions;
+  const { checked, adminAccessWarned } = checkedAfter(locals, role.permissions);
   // A role that gives a permission the manager lacks is shown, not offered for change
   // (the model refuses the change anyway: models/auth/roles.ts).
   const outranked = role.permissions.some((key) => !hasPermission(req, key));
@@ -65,7 +124,6 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
       pageTitle: adminTitles.role(role.label),
       role,
       catalogue: await permissionCatalogue(ctx),
-      checked,
       action: `/admin/roles/${role.id}`,
       readOnly: role.name === ADMIN_ROLE || !canManage,
       outrankedNotice: outranked && hasPermission(req, 'roles.manage') ? adminMessages.roleOutranksManager : undefined,
@@ -78,6 +136,8 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
           : undefined,
       values: { name: role.name, label: role.label, description: role.description, require_2fa: role.require_2fa },
       ...locals,
+      checked,
+      adminAccessWarned,
     },
     status,
   );
@@ -86,8 +146,10 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
 // POST /admin/roles/:id — a system role's form has no name: it keeps its own.
 export async function saveRole({ ctx, req, res, params, body }: Call<Id, None, RoleForm>): Promise<void> {
   const role = await getRole(ctx, params.id);
-  const { name, ...rest } = body;
-  const changes = role.name === ADMIN_ROLE ? { require_2fa: body.require_2fa, confirm: body.confirm } : role.system ? rest : { ...rest, name };
+  if (role.name !== ADMIN_ROLE) askAboutAdminAccess(body);
+  const { name, admin_access_warned: _warned, ...rest } = body;
+  const key = name || roleNameFromLabel(body.label ?? role.label);
+  const changes = role.name === ADMIN_ROLE ? { require_2fa: body.require_2fa, confirm: body.confirm } : role.system ? rest : { ...rest, name: key };
   const { callerMustEnrol } = await updateRole(ctx, callerOf(req), params.id, changes);
   // The manager now reaches nothing but enrolment: sent there, not to a 403.
   if (callerMustEnrol) return redirectWithFlash(req, res, ENROLMENT_PAGE, adminMessages.roleSavedEnrolNow);

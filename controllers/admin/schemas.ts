@@ -41,26 +41,32 @@ export interface RoleForm {
   require_2fa: boolean;
   /** The checkbox shown when the requirement would shut the manager out until it enrols. */
   confirm: boolean;
+  /** Hidden: the form came back once with «Accéder à l'administration» ticked; now saved as chosen. */
+  admin_access_warned: boolean;
 }
+const adminAccessWarned = Joi.boolean().truthy('1', 'on').default(false).label('Avertissement');
 const requireSecondFactor = Joi.boolean().truthy('1', 'on').default(false).label('Vérification en deux étapes obligatoire');
 const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
 const description = roleDescription.default('').label('Description');
 const label = roleLabel.label('Libellé').required();
+// The key may be left empty: it is derived from the label (controllers/admin/roles.ts).
 export const newRoleForm = Joi.object<Omit<RoleForm, 'confirm'>>({
   label,
-  name: roleName.label('Clé').required(),
+  name: roleName.allow('').default('').label('Clé'),
   description,
   permissions: permissionKeys,
   require_2fa: requireSecondFactor,
+  admin_access_warned: adminAccessWarned,
 });
 // Absent from the form of `admin` (only its two-step requirement changes), never empty.
 export const roleForm = Joi.object<RoleForm>({
   label: roleLabel.label('Libellé'),
-  name: roleName.label('Clé'),
+  name: roleName.allow('').label('Clé'),
   description,
   permissions: permissionKeys,
   require_2fa: requireSecondFactor,
   confirm: Joi.boolean().truthy('1', 'on').default(false).label('Confirmation'),
+  admin_access_warned: adminAccessWarned,
 });
 
 // Two-step verification forms of the profile (/account/2fa).

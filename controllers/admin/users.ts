@@ -25,13 +25,14 @@ interface RoleOption {
   label: string;
   id: number;
   name: string;
+  description?: string;
 }
 
 /** Every role as a choice (value: its key, shown: its label), and key → label for the role lists. */
 async function roleChoices(ctx: AppContext): Promise<{ options: RoleOption[]; labels: Record<string, string> }> {
   const { items } = await listRoles(ctx, { limit: 500, offset: 0 });
   return {
-    options: items.map((role) => ({ value: role.name, label: role.label, id: role.id, name: role.name })),
+    options: items.map((role) => ({ value: role.name, label: role.label, id: role.id, name: role.name, description: role.description })),
     labels: Object.fromEntries(items.map((role) => [role.name, role.label])),
   };
 }

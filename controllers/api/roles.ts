@@ -2,7 +2,7 @@
 import type { Call } from '../../routes/define.js';
 import type { Page, RoleBody, RoleUpdateBody } from '../../routes/api/schemas.js';
 import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate.js';
-import { createRole, deleteRole, getRole, listRoles, permissionCatalogue, updateRole } from '../../models/auth/roles.js';
+import { createRole, deleteRole, getRole, listRoles, permissionCatalogue, roleWarnings, updateRole, type Role } from '../../models/auth/roles.js';
 import { callerOf, listBody } from './caller.js';
 
 type Id = { id: number };
@@ -13,9 +13,18 @@ export async function listRolesHandler({ ctx, res, query }: Call<Record<string, 
   res.json(listBody(items, total, query.limit, query.offset));
 }
 
+/**
+ * Any set of permissions is valid (SPEC); a role written with administration permissions
+ * but without admin.access carries `warnings: [{code: "admin_access_missing", message}]`.
+ */
+function withWarnings<T extends Role>(role: T): T & { warnings?: ReturnType<typeof roleWarnings> } {
+  const warnings = roleWarnings(role.permissions);
+  return warnings.length ? { ...role, warnings } : role;
+}
+
 // POST /app/api/roles {name, description?, permissions}
 export async function createRoleHandler({ ctx, req, res, body }: Call<Record<string, never>, Record<string, never>, RoleBody>): Promise<void> {
-  res.status(201).json(await createRole(ctx, callerOf(req), body));
+  res.status(201).json(withWarnings(await createRole(ctx, callerOf(req), body)));
 }
 
 // GET /app/api/roles/:id
@@ -32,7 +41,7 @@ const SECOND_FACTOR_ENROLMENT = { page: ENROLMENT_PAGE, api: '/app/api/users/pro
 // `second_factor_enrolment` {page, api}, where the caller must go next.
 export async function updateRoleHandler({ ctx, req, res, params, body }: Call<Id, Record<string, never>, RoleUpdateBody>): Promise<void> {
   const { role, callerMustEnrol } = await updateRole(ctx, callerOf(req), params.id, body);
-  res.json(callerMustEnrol ? { ...role, second_factor_enrolment: SECOND_FACTOR_ENROLMENT } : role);
+  res.json(withWarnings(callerMustEnrol ? { ...role, second_factor_enrolment: SECOND_FACTOR_ENROLMENT } : role));
 }
 
 // DELETE /app/api/roles/:id

@@ -4,6 +4,8 @@ import type { Call } from '../../routes/define.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage } from '../../models/pages/pages.js';
 import { actorOf as actor } from './admin-call.js';
+import { pageRightsMessages } from './messages.js';
+import { assertMayDeleteSubtree, assertMayPublish, mayPublishPage } from './page-rights.js';
 import type { AdminListQuery, PageCreateBody, PageWriteBody } from './schemas.js';
 
 type Id = { id: number };
@@ -17,9 +19,11 @@ export async function listAdminPages(call: Call<Record<string, never>, AdminList
 }
 
 // POST /app/api/admin/pages
-// (live at once, as SPEC says; `"publish": false` creates a never-published page)
+// (live at once, as SPEC says, which needs pages.publish (or pages.publish_own); `"publish":
+// false` creates a never-published page, all pages.manage(_own) allows)
 export async function createAdminPage(catalog: PageCatalog, call: Call<Record<string, never>, Record<string, never>, PageCreateBody>): Promise<void> {
   const { publish, ...input } = call.body;
+  if (publish !== false) await assertMayPublish(call, null, pageRightsMessages.createLiveForbidden);
   call.res.status(201).json(await createPage(call.ctx, input, actor(call), catalog, { publish }));
 }
 
@@ -36,16 +40,19 @@ export async function showAdminPage(call: Call<Id>): Promise<void> {
 // PUT /app/api/admin/pages/:id (live at once; `if_revision` optional; `merge` merges a stale one)
 export async function updateAdminPage(catalog: PageCatalog, call: Call<Id, Record<string, never>, PageWriteBody>): Promise<void> {
   const { if_revision: ifRevision, merge, ...patch } = call.body;
+  // A move alone is pages.manage's; any other field changes the live page.
+  if (Object.keys(patch).some((field) => field !== 'parent_id')) await assertMayPublish(call, call.params.id, pageRightsMessages.liveEditForbidden);
   call.res.json(await updatePage(call.ctx, call.params.id, patch, actor(call), catalog, { ifRevision, merge }));
 }
 
-// POST /app/api/admin/pages/:id/duplicate
+// POST /app/api/admin/pages/:id/duplicate (a caller who may not publish gets a never-published copy)
 export async function duplicateAdminPage(call: Call<Id>): Promise<void> {
-  call.res.status(201).json(await duplicatePage(call.ctx, call.params.id, actor(call)));
+  call.res.status(201).json(await duplicatePage(call.ctx, call.params.id, actor(call), { publish: await mayPublishPage(call, null) }));
 }
 
 // DELETE /app/api/admin/pages/:id?cascade=true
 export async function deleteAdminPage(call: Call<Id, { cascade: boolean }>): Promise<void> {
+  await assertMayDeleteSubtree(call, call.params.id, call.query.cascade);
   await deletePage(call.ctx, call.params.id, { cascade: call.query.cascade, actor: actor(call) });
   call.res.status(204).end();
 }

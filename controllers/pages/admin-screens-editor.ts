@@ -8,7 +8,6 @@ import Joi from 'joi';
 import { frenchDates } from '../../lib/dates.js';
 import { ValidationError } from '../../lib/errors.js';
 import { text } from '../../lib/schema-primitives.js';
-import { hasPermission } from '../../middleware/require-auth.js';
 import { placesOf } from '../../models/pages/admin-tree.js';
 import { pageAuthors } from '../../models/pages/authors.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
@@ -22,6 +21,7 @@ import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import type { ErrorSummary } from '../../routes/error-summary.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
+import { assertMayPublish, mayManagePage, mayPublishPage } from './page-rights.js';
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
 import { blockTypeOptions, seoFrom, templateOptions, type PageFormInput } from './admin-screens.js';
 import { applyChoices, conflictView } from './admin-screens-conflict.js';
@@ -101,12 +101,14 @@ interface EditorView {
 export async function showEditor(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx } = call;
   const id = pathId(call);
-  const [page, content, places, media, authors] = await Promise.all([
+  const [page, content, places, media, authors, canManage, canPublish] = await Promise.all([
     getPage(ctx, id),
     currentContent(ctx, id),
     placesOf(ctx, [id]),
     listMedia(ctx, { limit: 200 }),
     pageAuthors(ctx, id),
+    mayManagePage(call, id),
+    mayPublishPage(call, id),
   ]);
   const view: EditorView = (locals.editor as EditorView | undefined) ?? {
     document: storedDocument(catalog, contentValues(content, ctx.config.timeZone), content.blocks),
@@ -152,7 +154,9 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
         .filter((type) => type.editor)
         .map((type) => ({ type: type.type, item: documentBlock(catalog, NEW_KEY, structuredClone(type.editor!.empty)) })),
       media: media.items,
-      canManage: hasPermission(call.req, 'pages.manage'),
+      canManage,
+      // «Publier» and «Programmer» only for whoever may publish this page.
+      canPublish: canManage && canPublish,
       state: content.state,
       hasDraft: content.state === 'draft' || content.state === 'scheduled',
       neverPublished: page.published_revision === null,
@@ -196,6 +200,8 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
   const action = readAction(body, parsed.blocks.length);
   const actor = actorOf(call);
   const scheduleAt = action.kind === 'schedule' ? zonedToInstant(typeof body.schedule_at === 'string' ? body.schedule_at : '', ctx.config.timeZone) : undefined;
+  // Publishing, scheduling and cancelling a schedule need pages.publish: refused before the draft is saved.
+  if (action.kind === 'publish' || action.kind === 'schedule' || action.kind === 'unschedule') await assertMayPublish(call, params.id);
   if (action.kind === 'schedule') {
     // Checked before the draft is saved, so a refusal leaves the form's revision current.
     const problem = !scheduleAt ? editorMessages.scheduleMissing : scheduleAt.getTime() <= ctx.clock.nowMs() ? revisionMessages.scheduleInPast : undefined;

@@ -6,13 +6,13 @@
 import Joi from 'joi';
 import { frenchDates, type FrenchDates } from '../../lib/dates.js';
 import { idParam } from '../../lib/schema-primitives.js';
-import { hasPermission } from '../../middleware/require-auth.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import { getPage } from '../../models/pages/pages.js';
 import { getRevision, listRevisions, restoreRevision, type Revision } from '../../models/pages/revisions.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
+import { mayManagePage } from './page-rights.js';
 import { blockValues } from './admin-screens-document.js';
 import { lifecycleMessages } from '../../models/auth/messages.js';
 import { revisionScreenMessages, STATE_LABELS, pageScreenTitles, revisionFieldLabels, VISIBILITIES } from './messages.js';
@@ -51,7 +51,7 @@ export async function showRevisions(call: AnyCall, locals: FormLocals = {}, stat
       pageNumber,
       previousHref: pageNumber > 1 ? `/admin/pages/${id}/revisions?page=${pageNumber - 1}` : undefined,
       nextHref: pageNumber * PAGE_SIZE < history.total ? `/admin/pages/${id}/revisions?page=${pageNumber + 1}` : undefined,
-      canManage: hasPermission(call.req, 'pages.manage'),
+      canManage: await mayManagePage(call, id),
       ...locals,
     },
     status,
@@ -119,7 +119,7 @@ export async function compareRevisions(catalog: PageCatalog, call: Call<{ id: nu
       const b = rightRows.get(label) ?? '';
       return { label, a, b, changed: a !== b };
     }),
-    canManage: hasPermission(call.req, 'pages.manage'),
+    canManage: await mayManagePage(call, page.id),
   });
 }
 

@@ -8,7 +8,7 @@
 // whatever the size of the site.
 import Joi from 'joi';
 import { text } from '../../lib/schema-primitives.js';
-import { hasPermission } from '../../middleware/require-auth.js';
+import { mayCreatePages } from './page-rights.js';
 import { chainTo, findPages, placesOf, treeLevels, type ChainNode, type LevelRequest, type TreeRow } from '../../models/pages/admin-tree.js';
 import type { Visibility } from '../../models/pages/pages.js';
 import type { AnyCall, Call } from '../../routes/define.js';
@@ -150,7 +150,7 @@ async function matchingPages(call: AnyCall, query: TreeQuery, pageSize: number) 
 // GET /admin/pages?open=&page=&q=&visibility=
 export async function showPageTree(options: TreeOptions, call: Call<Record<string, never>, TreeQuery>): Promise<void> {
   const { query } = call;
-  const canManage = hasPermission(call.req, 'pages.manage');
+  const canManage = mayCreatePages(call);
   const base = { pageTitle: pageScreenTitles.tree, canManage, q: query.q ?? '', visibility: query.visibility ?? '' };
   if (query.q || query.visibility) {
     await renderAdmin(call, 'admin/pages/tree.njk', { ...base, results: await matchingPages(call, query, options.pageSize) });

@@ -12,6 +12,7 @@ import { createPage, deletePage, duplicatePage, getPage, type Visibility } from 
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
+import { assertMayDeleteSubtree, mayPublishPage } from './page-rights.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
 import { treeHref, type TreeOptions } from './admin-screens-tree.js';
 import { pageScreenMessages, VISIBILITIES, pageScreenTitles } from './messages.js';
@@ -120,7 +121,7 @@ export async function saveNewPage(catalog: PageCatalog, call: Call<Record<string
 
 // POST /admin/pages/:id/duplicate
 export async function duplicate(call: Call<{ id: number }>): Promise<void> {
-  const copy = await duplicatePage(call.ctx, call.params.id, actorOf(call));
+  const copy = await duplicatePage(call.ctx, call.params.id, actorOf(call), { publish: await mayPublishPage(call, null) });
   redirectWithFlash(call.req, call.res, `/admin/pages/${copy.id}`, pageScreenMessages.duplicated);
 }
 
@@ -144,6 +145,7 @@ export async function confirmDeletePage(call: AnyCall, locals: FormLocals = {}, 
 // POST /admin/pages/:id/delete {cascade?}
 export async function removePage(call: Call<{ id: number }, Record<string, never>, { cascade?: string }>): Promise<void> {
   const cascade = call.body.cascade === 'on' || call.body.cascade === 'true';
+  await assertMayDeleteSubtree(call, call.params.id, cascade);
   const { parent_id: parentId } = await getPage(call.ctx, call.params.id);
   const count = await deletePage(call.ctx, call.params.id, { cascade, actor: actorOf(call) });
   // Back to the tree where the page was.

@@ -135,3 +135,16 @@ export const PAGES_FIELD_LABELS = {
   parent_id: 'Page parente',
   type: 'Type de bloc',
 };
+
+/** Refusals of the publishing and own-pages rules (issue 26). */
+export const pageRightsMessages = {
+  notOwner: 'Vous ne pouvez modifier que les pages que vous avez créées (permission « Écrire les brouillons de ses propres pages »).',
+  notOwnerSubtree: 'Des sous-pages de cette page ont été créées par d’autres personnes : vous ne pouvez pas les supprimer avec elle.',
+  notOwnerPublish: 'Vous ne pouvez publier que les pages que vous avez créées (permission « Publier ses propres pages »).',
+  publishForbidden:
+    'Publier, programmer ou rendre privée une page demande la permission « Publier les pages » : enregistrez le brouillon, une personne qui peut publier le mettra en ligne.',
+  createLiveForbidden:
+    'Créer une page en ligne demande la permission « Publier les pages ». Envoyez "publish": false pour la créer en brouillon (jamais publiée).',
+  liveEditForbidden:
+    'Modifier la page en ligne demande la permission « Publier les pages ». Enregistrez un brouillon (PUT …/draft) ; seul un déplacement (parent_id) se fait sans elle.',
+};

@@ -40,6 +40,8 @@ export const roleMessages = {
   outranksCaller: 'Ce rôle détient des permissions que ce compte n’a pas ({keys}) : il ne peut pas être modifié depuis ce compte.',
   adminOutranksCaller:
     'Le rôle Administrateur détient toutes les permissions : seul un compte qui les détient toutes peut le modifier (il manque à celui-ci : {keys}).',
+  adminAccessMissing:
+    'Ce rôle donne des permissions de l’administration sans admin.access (« Accéder à l’administration ») : ses comptes recevront 403 sur /admin et sur les routes de l’API qui les demandent.',
 } as const;
 
 export const profileMessages = {

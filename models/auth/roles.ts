@@ -140,6 +140,37 @@ function nameOrLabelTaken(error: unknown): ConflictError {
     : new ConflictError(roleMessages.nameTaken, { code: 'role_name_taken' });
 }
 
+/** The permission every administration route asks for besides its own (SPEC, Authentication 2). */
+export const ADMIN_ACCESS = 'admin.access';
+
+export interface RoleWarning {
+  code: 'admin_access_missing';
+  message: string;
+}
+
+/**
+ * What a role's permissions cannot do as they are: every catalogue permission serves an
+ * administration route, which also asks for admin.access. Any set stays valid (SPEC);
+ * the API reports this and the screen asks once.
+ */
+export function roleWarnings(permissions: string[]): RoleWarning[] {
+  const administration = permissions.some((key) => key !== ADMIN_ACCESS);
+  return administration && !permissions.includes(ADMIN_ACCESS) ? [{ code: 'admin_access_missing', message: roleMessages.adminAccessMissing }] : [];
+}
+
+/** A role's key from its label: «Rédacteur en chef» → `redacteur-en-chef` (letters, digits and hyphens). */
+export function roleNameFromLabel(label: string): string {
+  const key = label
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 56)
+    .replace(/-+$/, '');
+  return key || 'role';
+}
+
 export interface RoleInput {
   name: string;
   /** Absent: the name (the API's body of DESIGN §3 has no label). */

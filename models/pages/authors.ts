@@ -21,3 +21,26 @@ export async function pageAuthors(ctx: AppContext, pageId: number): Promise<Page
   if (!row) return undefined;
   return { author: row.author ?? lifecycleMessages.deletedAccount, updatedBy: row.updated_by ?? lifecycleMessages.deletedAccount };
 }
+
+/**
+ * Whether the page was created by `userId` (its author_id, set once at creation and
+ * never changed by an edit); true for an unknown page, so the use case answers its 404.
+ */
+export async function isPageAuthor(ctx: AppContext, pageId: number, userId: number): Promise<boolean> {
+  const row = await ctx.db('app_pages').where({ id: pageId }).first<{ author_id: number | null } | undefined>('author_id');
+  return !row || row.author_id === userId;
+}
+
+/** Whether a page below `pageId` (at any depth) was created by someone else than `userId`. */
+export async function subtreeHasOtherAuthors(ctx: AppContext, pageId: number, userId: number): Promise<boolean> {
+  const { rows } = await ctx.db.raw<{ rows: unknown[] }>(
+    `WITH RECURSIVE down AS (
+       SELECT id, author_id FROM app_pages WHERE parent_id = ?
+       UNION ALL
+       SELECT p.id, p.author_id FROM app_pages p JOIN down d ON p.parent_id = d.id
+     )
+     SELECT 1 FROM down WHERE author_id IS DISTINCT FROM ? LIMIT 1`,
+    [pageId, userId],
+  );
+  return rows.length > 0;
+}

@@ -418,14 +418,15 @@ export async function editPageBlocks(
 
 /**
  * A copy titled «… (copie)», same parent, template, blocks, SEO and visibility, created
- * now. The copy of a never-published page is never published either, made from its draft.
+ * now. The copy of a never-published page is never published either, made from its draft;
+ * nor is the copy made by someone who may not publish (`publish: false`), from the live page.
  */
-export async function duplicatePage(ctx: AppContext, id: number, actor: Actor | null = null): Promise<Page> {
+export async function duplicatePage(ctx: AppContext, id: number, actor: Actor | null = null, options: { publish?: boolean } = {}): Promise<Page> {
   return inTransaction(ctx, async (tx) => {
     const live = await getPage(tx, id);
-    const publish = live.published_revision !== null;
+    const publish = live.published_revision !== null && options.publish !== false;
     const draft =
-      publish || live.draft_revision === null
+      live.published_revision !== null || live.draft_revision === null
         ? undefined
         : await tx
             .db(REVISIONS_TABLE)

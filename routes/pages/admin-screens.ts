@@ -11,6 +11,7 @@ import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
 import { menuAdminRoutes } from './menus.js';
 import { redirectAdminRoutes } from './redirects.js';
+import { CREATE_PAGE, MANAGE_PAGE } from '../../controllers/pages/page-rights.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.js';
 
@@ -24,16 +25,22 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
     route({
       method: 'get',
       path: '/pages/new',
-      access: MANAGE,
+      access: CREATE_PAGE,
       query: pages.newPageQuery,
       handler: async (call) => pages.showNewPage(await catalogFor(call.ctx, catalog), tree, call),
     }),
     // Before /pages/:id, which would read `parent-candidates` as an id.
-    route({ method: 'get', path: '/pages/parent-candidates', access: MANAGE, query: candidatesQuery, handler: (call) => listParentCandidates(tree, call) }),
+    route({
+      method: 'get',
+      path: '/pages/parent-candidates',
+      access: CREATE_PAGE,
+      query: candidatesQuery,
+      handler: (call) => listParentCandidates(tree, call),
+    }),
     route({
       method: 'post',
       path: '/pages',
-      access: MANAGE,
+      access: CREATE_PAGE,
       body: pages.pageForm,
       form: { name: 'page', rerender: async (call, locals, status) => pages.showNewPage(await catalogFor(call.ctx, catalog), tree, call, locals, status) },
       handler: async (call) => pages.saveNewPage(await catalogFor(call.ctx, catalog), call),
@@ -52,7 +59,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
     route({
       method: 'post',
       path: '/pages/:id',
-      access: MANAGE,
+      access: MANAGE_PAGE,
       params: pageParams,
       bodyLimit: '2mb',
       fieldLimit: 5000,
@@ -63,7 +70,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
     route({
       method: 'post',
       path: '/pages/:id/preview',
-      access: MANAGE,
+      access: MANAGE_PAGE,
       params: pageParams,
       form: { name: 'preview', rerender: edit },
       handler: editor.previewPage,
@@ -71,7 +78,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
     route({
       method: 'post',
       path: '/pages/:id/preview-links/revoke',
-      access: MANAGE,
+      access: MANAGE_PAGE,
       params: pageParams,
       form: { name: 'revoke-previews', rerender: edit },
       handler: editor.revokePreviews,
@@ -95,7 +102,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
     route({
       method: 'post',
       path: '/pages/:id/revisions/:number/restore',
-      access: MANAGE,
+      access: MANAGE_PAGE,
       params: revisions.revisionParams,
       form: { name: 'restore', rerender: (call, locals, status) => revisions.showRevisions(call, locals, status) },
       handler: revisions.restore,
@@ -103,16 +110,16 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
     route({
       method: 'post',
       path: '/pages/:id/duplicate',
-      access: MANAGE,
+      access: CREATE_PAGE,
       params: pageParams,
       form: { name: 'duplicate', rerender: edit },
       handler: pages.duplicate,
     }),
-    route({ method: 'get', path: '/pages/:id/delete', access: MANAGE, params: pageParams, handler: (call) => pages.confirmDeletePage(call) }),
+    route({ method: 'get', path: '/pages/:id/delete', access: MANAGE_PAGE, params: pageParams, handler: (call) => pages.confirmDeletePage(call) }),
     route({
       method: 'post',
       path: '/pages/:id/delete',
-      access: MANAGE,
+      access: MANAGE_PAGE,
       params: pageParams,
       body: pages.deleteForm,
       form: { name: 'delete', rerender: pages.confirmDeletePage },

@@ -1,5 +1,6 @@
 // JSON rows of the pages module on /app/api (SPEC B2, B3; DESIGN §3). The admin rows
-// need pages.view or pages.manage (and admin.access); the public reads are declared
+// need pages.view, or pages.manage (pages.manage_own on one's own pages) and for a live
+// change pages.publish (controllers/pages/page-rights.ts), and admin.access; the public reads are declared
 // 'public', so they run without any session lookup.
 import * as sampleContent from '../../controllers/pages/sample-content.js';
 import { idParams } from '../../lib/schema-primitives.js';
@@ -7,6 +8,7 @@ import * as admin from '../../controllers/pages/admin-pages.js';
 import * as preview from '../../controllers/pages/preview.js';
 import * as publicPages from '../../controllers/pages/public-pages.js';
 import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, updatePageBody } from '../../controllers/pages/schemas.js';
+import { CREATE_PAGE, MANAGE_PAGE } from '../../controllers/pages/page-rights.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 import { mediaApiRoutes } from './media.js';
@@ -15,7 +17,6 @@ import { redirectApiRoutes } from './redirects.js';
 import { revisionApiRoutes } from './revisions.js';
 
 const VIEW = { permission: 'pages.view' } as const;
-const MANAGE = { permission: 'pages.manage' } as const;
 
 export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
   return [
@@ -23,7 +24,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
     route({
       method: 'post',
       path: '/admin/pages',
-      access: MANAGE,
+      access: CREATE_PAGE,
       body: createPageBody(catalog),
       handler: async (call) => admin.createAdminPage(await catalogFor(call.ctx, catalog), call),
     }),
@@ -38,24 +39,24 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
     route({
       method: 'put',
       path: '/admin/pages/:id',
-      access: MANAGE,
+      access: MANAGE_PAGE,
       params: idParams,
       body: updatePageBody(catalog),
       handler: async (call) => admin.updateAdminPage(await catalogFor(call.ctx, catalog), call),
     }),
-    route({ method: 'post', path: '/admin/pages/:id/duplicate', access: MANAGE, params: idParams, handler: admin.duplicateAdminPage }),
+    route({ method: 'post', path: '/admin/pages/:id/duplicate', access: CREATE_PAGE, params: idParams, handler: admin.duplicateAdminPage }),
     route({
       method: 'post',
       path: '/admin/pages/:id/preview-link',
-      access: MANAGE,
+      access: MANAGE_PAGE,
       params: idParams,
       body: preview.previewLinkBody,
       handler: preview.createPreviewLinkAnswer,
     }),
     // Same permission as making a link: whoever can let a draft out can call it back.
-    route({ method: 'delete', path: '/admin/pages/:id/preview-links', access: MANAGE, params: idParams, handler: preview.revokePreviewLinksAnswer }),
+    route({ method: 'delete', path: '/admin/pages/:id/preview-links', access: MANAGE_PAGE, params: idParams, handler: preview.revokePreviewLinksAnswer }),
     ...revisionApiRoutes(catalog),
-    route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
+    route({ method: 'delete', path: '/admin/pages/:id', access: MANAGE_PAGE, params: idParams, query: deleteQuery, handler: admin.deleteAdminPage }),
     ...mediaApiRoutes(),
     ...redirectApiRoutes(),
     ...menuApiRoutes(),

@@ -1,14 +1,15 @@
 // JSON rows of revisions, drafts and publishing (pages.view to read, pages.manage to
-// write), mounted with the pages module's API rows.
+// write drafts, pages.publish to publish, schedule or cancel a schedule), mounted with the pages module's API rows.
 import { idParams } from '../../lib/schema-primitives.js';
 import * as revisions from '../../controllers/pages/admin-revisions.js';
 import { publishBody, revisionListQuery, revisionParams } from '../../controllers/pages/revision-schemas.js';
 import { updatePageBody } from '../../controllers/pages/schemas.js';
+import { MANAGE_PAGE, PUBLISH_PAGE } from '../../controllers/pages/page-rights.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 
 const VIEW = { permission: 'pages.view' } as const;
-const MANAGE = { permission: 'pages.manage' } as const;
+const MANAGE = MANAGE_PAGE;
 
 export function revisionApiRoutes(catalog: PageCatalog): AnyRoute[] {
   return [
@@ -41,11 +42,11 @@ export function revisionApiRoutes(catalog: PageCatalog): AnyRoute[] {
     route({
       method: 'post',
       path: '/admin/pages/:id/publish',
-      access: MANAGE,
+      access: PUBLISH_PAGE,
       params: idParams,
       body: publishBody,
       handler: async (call) => revisions.publishAdminDraft(await catalogFor(call.ctx, catalog), call),
     }),
-    route({ method: 'delete', path: '/admin/pages/:id/schedule', access: MANAGE, params: idParams, handler: revisions.cancelAdminSchedule }),
+    route({ method: 'delete', path: '/admin/pages/:id/schedule', access: PUBLISH_PAGE, params: idParams, handler: revisions.cancelAdminSchedule }),
   ];
 }

@@ -185,7 +185,7 @@ describe('administration in a browser', function () {
       });
 
       it('lets an editor build a three-level page tree with an image block, seen on the public site, without the users section', async () => {
-        const roleId = await makeRole(ctx, ['admin.access', 'pages.view', 'pages.manage'], 'editor');
+        const roleId = await makeRole(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'], 'redaction');
         const editor = await makeUser(ctx, { email: 'ed@example.com', name: 'Ed Itor', password: PASSWORD });
         await ctx.db('app_auth_users').where({ id: editor.id }).update({ role_id: roleId });
         const { context, page } = await openContext(javaScriptEnabled);
@@ -270,7 +270,7 @@ describe('administration in a browser', function () {
   it('shows every admin screen readably at desktop width and at 320 px (screenshots for a person to check)', async () => {
     await makeUser(ctx, { role: 'admin', email: 'ada@example.com', name: 'Ada Lovelace', password: PASSWORD });
     const other = await makeUser(ctx, { email: 'bob@example.com', name: 'Bob Martin', verified: false });
-    const roleId = await makeRole(ctx, ['pages.view', 'pages.manage'], 'editor');
+    const roleId = await makeRole(ctx, ['pages.view', 'pages.manage', 'pages.publish'], 'redaction');
     await ctx.db('app_auth_user_roles').insert({ user_id: other.id, role_id: roleId });
     const { context, page } = await openContext(true);
     await logInThroughForm(page, 'ada@example.com', PASSWORD);
@@ -306,8 +306,8 @@ describe('administration in a browser', function () {
       ['user-detail', `/admin/users/${other.id}`, 'Bob Martin'],
       ['roles-list', '/admin/roles', 'Rôles'],
       ['roles-new', '/admin/roles/new', 'Nouveau rôle'],
-      ['role-edit', `/admin/roles/${roleId}`, 'Rôle editor'],
-      ['role-delete', `/admin/roles/${roleId}/delete`, 'Supprimer le rôle editor'],
+      ['role-edit', `/admin/roles/${roleId}`, 'Rôle redaction'],
+      ['role-delete', `/admin/roles/${roleId}/delete`, 'Supprimer le rôle redaction'],
       ['audit-log', '/admin/audit', 'Journal'],
       ['pages-tree', '/admin/pages', 'Pages'],
       ['page-new', '/admin/pages/new', 'Nouvelle page'],

@@ -52,7 +52,7 @@ describe('users, roles, profile and media screens in a browser', function () {
 
   it('fits every screen in 375 and 1280 px (the users list as cards) with no axe-core violation', async () => {
     const admin = await caller(ctx, { role: 'admin', name: 'Ada Lovelace', email: 'ada.lovelace@example.com' });
-    const editorRole = await makeRole(ctx, ['pages.view', 'pages.manage'], 'editor');
+    const editorRole = await makeRole(ctx, ['pages.view', 'pages.manage', 'pages.publish'], 'redaction');
     await ctx.db('app_auth_roles').where({ id: editorRole }).update({ label: 'Rédaction', description: 'Écrit et publie les pages' });
     const long = await makeUser(ctx, {
       name: 'Maximilienne de La Tour-d’Auvergne',

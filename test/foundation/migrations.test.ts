@@ -76,8 +76,12 @@ describe('migrations', () => {
     for (const migration of applied) expect(migration).to.not.match(/\.(ts|js)$/);
     expect(await appTables(knex)).to.include.members(['app_auth_users', 'app_auth_sessions', 'app_auth_accounts', 'app_auth_verifications', 'app_pages']);
     const roles = await knex('app_auth_roles').orderBy('name').select('name', 'system');
+    // The two system roles, and the team roles the pages module ships (editable like any role).
     expect(roles).to.deep.equal([
       { name: 'admin', system: true },
+      { name: 'author', system: false },
+      { name: 'contributor', system: false },
+      { name: 'editor', system: false },
       { name: 'user', system: true },
     ]);
 
@@ -134,7 +138,15 @@ describe('migrations', () => {
     expect(await pendingMigrations(knex, site)).to.deep.equal(['20261126004000_settings_tables']);
     await settingsSchema.createTables(knex);
     expect(await pendingMigrations(knex, site)).to.deep.equal([]);
-    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members(['pages.view', 'pages.manage', 'menus.manage']);
+    expect(await knex('app_auth_permissions').where({ section: 'pages' }).pluck('key')).to.have.members([
+      'pages.view',
+      'pages.manage',
+      'menus.manage',
+      'pages.publish',
+      'pages.review',
+      'pages.manage_own',
+      'pages.publish_own',
+    ]);
     expect(await knex('app_auth_permissions').where({ section: 'site' }).pluck('key')).to.deep.equal(['settings.manage']);
 
     await settingsSchema.dropTables(knex);

@@ -15,7 +15,7 @@ describe('admin pages routes (/app/api/admin/pages)', () => {
   });
   beforeEach(async () => {
     await resetData(ctx);
-    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
   });
 
   describe('permissions', () => {
@@ -23,8 +23,9 @@ describe('admin pages routes (/app/api/admin/pages)', () => {
       ['get', '/app/api/admin/pages', 'pages.view'],
       ['get', '/app/api/admin/pages/templates', 'pages.view'],
       ['get', '/app/api/admin/pages/1', 'pages.view'],
-      ['post', '/app/api/admin/pages', 'pages.manage', { title: 'X' }],
-      ['put', '/app/api/admin/pages/1', 'pages.manage', { title: 'X' }],
+      // pages.manage alone creates drafts and moves; a live page or a live edit also needs pages.publish.
+      ['post', '/app/api/admin/pages', 'pages.manage', { title: 'X', publish: false }],
+      ['put', '/app/api/admin/pages/1', 'pages.manage', { parent_id: null }],
       ['post', '/app/api/admin/pages/1/duplicate', 'pages.manage', {}],
       ['delete', '/app/api/admin/pages/1', 'pages.manage'],
     ];

@@ -67,7 +67,7 @@ describe('admin page tree: one level at a time, paths at any depth, parent searc
     await closeApp(app);
   });
 
-  const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+  const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
 
   it('shows the root pages a page at a time, each with a link opening it', async () => {
     const client = await editor();

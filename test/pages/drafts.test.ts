@@ -31,7 +31,7 @@ describe('drafts (/app/api/admin/pages/:id/draft, /publish)', () => {
   });
   beforeEach(async () => {
     await resetData(ctx);
-    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
   });
 
   it('PUT …/draft saves the patch on top of the live page as a new revision and leaves the live columns alone', async () => {

@@ -44,7 +44,7 @@ describe('page editor in a browser (JavaScript on and off)', function () {
 
   /** A browser context logged in as an editor (the session cookie of a stored session). */
   async function editorTab(javaScriptEnabled: boolean, cookie?: string): Promise<{ page: Page; cookie: string; cspErrors: string[] }> {
-    const session = cookie ?? (await caller(ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage'] })).cookie;
+    const session = cookie ?? (await caller(ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] })).cookie;
     const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
     contexts.push(context);
     const [name, ...value] = session.split('=');

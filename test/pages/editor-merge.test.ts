@@ -20,7 +20,7 @@ describe('page editor: two people, one page (merged saves, no JavaScript)', () =
   });
   beforeEach(() => resetData(ctx));
 
-  const editor = (name: string) => AdminClient.as(app, { name, permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+  const editor = (name: string) => AdminClient.as(app, { name, permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
   const texts = async (id: number) => withoutIds((await getDraft(ctx, id)).blocks).map((block) => block.text);
 
   async function open(client: AdminClient, id: number): Promise<Fields> {

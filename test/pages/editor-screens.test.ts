@@ -19,7 +19,7 @@ describe('page history and tree screens', () => {
   });
   beforeEach(() => resetData(ctx));
 
-  const editor = () => AdminClient.as(app, { name: 'Rédactrice', permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+  const editor = () => AdminClient.as(app, { name: 'Rédactrice', permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
 
   it('lists the revisions newest first with their date, author and state, compares two side by side, and restores one into the draft', async () => {
     const client = await editor();

@@ -23,7 +23,7 @@ describe('page editor: one document, drafts, conflicts (no JavaScript)', () => {
   });
   beforeEach(() => resetData(ctx));
 
-  const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+  const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
 
   async function pageWithBlocks(count = 3) {
     return createPage(ctx, {

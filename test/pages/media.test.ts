@@ -17,7 +17,7 @@ describe('media routes for image blocks (/app/api/admin/media)', () => {
   });
   beforeEach(async () => {
     await resetData(ctx);
-    manager = await userWith(ctx, ['admin.access', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.manage', 'pages.publish']);
   });
 
   const upload = (cookie: string, bytes: Buffer = PNG_BYTES, name = 'photo.png') =>

@@ -62,7 +62,7 @@ describe('the menu screen /admin/menus (no JavaScript)', () => {
     expect(text).to.include('Jamais modifié : le site montre la navigation automatique').and.include('Jamais modifié : le site montre le lien vers l’accueil');
     expect(page.text).to.include('action="/admin/menus/header#menu-header"').and.include('action="/admin/menus/footer#menu-footer"');
     expect(page.text).to.include('href="/admin/menus"');
-    const other = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const other = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
     expect((await other.get('/admin/pages')).text).not.to.include('href="/admin/menus"');
     expect((await other.get('/admin/menus')).status).to.equal(403);
   });

@@ -175,7 +175,7 @@ describe('menus (/app/api/admin/menus/:name and the public site)', () => {
       expect(res.status, name).to.equal(404);
       expect(res.body.code).to.equal('not_found');
     }
-    const pagesEditor = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    const pagesEditor = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
     expect((await get('header', pagesEditor.cookie)).status).to.equal(403);
     expect((await put('header', { items: [] }, pagesEditor.cookie)).status).to.equal(403);
     expect((await request(app).get(`${API}/header`)).status).to.equal(401);

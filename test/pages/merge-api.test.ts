@@ -40,7 +40,7 @@ describe('block ids and merged saves (/app/api/admin/pages)', () => {
   after(() => closeTestApp(app));
   beforeEach(async () => {
     await resetData(ctx);
-    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
   });
 
   /** A live page of three paragraphs; returns its id, its block ids and its revision. */

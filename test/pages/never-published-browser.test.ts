@@ -11,7 +11,7 @@ describe('a new page in a browser (JavaScript on and off)', function () {
   const site = useBrowserSite();
 
   async function editorTab(javaScriptEnabled: boolean): Promise<Page> {
-    const { cookie } = await caller(site.ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const { cookie } = await caller(site.ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
     return site.open({ javaScriptEnabled, cookie, timeoutMs: 10_000 });
   }
 

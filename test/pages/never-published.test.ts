@@ -50,7 +50,7 @@ describe('never-published pages', () => {
   });
   beforeEach(async () => {
     await resetData(ctx);
-    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
     await makePage(ctx, { title: 'Accueil', slug: 'accueil' });
   });
 
@@ -94,7 +94,7 @@ describe('never-published pages', () => {
 
   describe('«Nouvelle page» and «Publier» in the administration', () => {
     it('creates a page shown «Jamais publiée» in the tree and the editor, off the site until «Publier»', async () => {
-      const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+      const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
       const created = await client.post(
         '/admin/pages',
         { title: 'Contact', slug: '', parent_id: '', template: 'default', visibility: 'public' },

@@ -37,7 +37,7 @@ describe('preview links', () => {
   beforeEach(async () => {
     await resetData(ctx);
     ctx.clock.set(() => NOW);
-    editor = await userWith(ctx, ['admin.access', 'pages.manage']);
+    editor = await userWith(ctx, ['admin.access', 'pages.manage', 'pages.publish']);
   });
 
   /** A chain s1/s2 whose leaf is live with «Version en ligne» and has a draft with «Version brouillon». */
@@ -260,7 +260,7 @@ describe('preview links', () => {
     it('gives the editor a «Révoquer les liens d’aperçu» button (CSRF form) that revokes them and says so', async () => {
       const leaf = await pageWithDraft();
       const link = await askLink(leaf);
-      const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+      const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
       const editorPage = await client.get(`/admin/pages/${leaf}`);
       expect(editorPage.text).to.include(`action="/admin/pages/${leaf}/preview-links/revoke"`).and.include('Révoquer les liens d’aperçu');
       expect((await client.postRaw(`/admin/pages/${leaf}/preview-links/revoke`, {})).status).to.equal(403);

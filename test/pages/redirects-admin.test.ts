@@ -23,7 +23,7 @@ describe('manual redirects (/app/api/admin/redirects and /admin/redirects)', () 
   });
   beforeEach(async () => {
     await resetData(ctx);
-    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
     const parent = await makePage(ctx, { title: 'Guides', slug: 'guides' });
     target = await makePage(ctx, { title: 'Installer', slug: 'installer', parent_id: parent.id });
   });
@@ -117,7 +117,7 @@ describe('manual redirects (/app/api/admin/redirects and /admin/redirects)', () 
   });
 
   it('the screen lists the redirects with a filter, adds one from its form, keeps the input of a refused one, and deletes one', async () => {
-    const editor = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const editor = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
     await updatePage(ctx, target.id, { slug: 'installation' });
     const list = await editor.get('/admin/redirects');
     expect(list.status).to.equal(200);

@@ -76,7 +76,7 @@ describe('redirects that follow the tree', () => {
   describe('moves, renames, take-over and deletion', () => {
     it('after moving a section, its third-level page’s old URL answers 301 to the new one, on the site and on by-path', async () => {
       const { archives, section, page } = await makeSection(ctx);
-      const editor = await userWith(ctx, ['admin.access', 'pages.manage']);
+      const editor = await userWith(ctx, ['admin.access', 'pages.manage', 'pages.publish']);
       await updatePage(ctx, section, { parent_id: archives }, { id: editor.id, name: 'Éditrice', ip: null });
 
       const site = await request(app).get('/rubrique/section/page');

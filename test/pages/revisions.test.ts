@@ -32,7 +32,7 @@ describe('revisions (/app/api/admin/pages/:id/revisions)', () => {
   });
   beforeEach(async () => {
     await resetData(ctx);
-    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
   });
 
   it('lists the revisions newest first with their time, author and state', async () => {
@@ -174,9 +174,9 @@ describe('revisions (/app/api/admin/pages/:id/revisions)', () => {
       ['post', '/revisions/1/restore', 'pages.manage'],
       ['get', '/draft', 'pages.view'],
       ['put', '/draft', 'pages.manage', { title: 'X' }],
-      ['post', '/publish', 'pages.manage'],
+      ['post', '/publish', 'pages.publish'],
       ['delete', '/draft', 'pages.manage'],
-      ['delete', '/schedule', 'pages.manage'],
+      ['delete', '/schedule', 'pages.publish'],
     ];
     for (const [method, suffix, permission, body] of routes) {
       it(`${method.toUpperCase()} …/:id${suffix} answers 401 without a session, 403 without ${permission}`, async () => {

@@ -54,7 +54,7 @@ describe('scheduled publishing in a browser (JavaScript on and off)', function (
   for (const javaScriptEnabled of [false, true]) {
     it(`${javaScriptEnabled ? 'JavaScript on' : 'JavaScript off'}: a page scheduled for 10 h 30 stays as it was on the site until then, and appears by itself once the time has come`, async () => {
       const page = await createPage(ctx, { title: 'Annonce', blocks: [{ type: 'paragraph', text: 'Ancien texte' }] });
-      const session = (await caller(ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage'] })).cookie;
+      const session = (await caller(ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] })).cookie;
       const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
       contexts.push(context);
       const [name, ...value] = session.split('=');

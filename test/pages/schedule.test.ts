@@ -45,7 +45,7 @@ describe('scheduled publishing', () => {
   beforeEach(async () => {
     await resetData(ctx);
     ctx.clock.set(() => T0);
-    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage']);
+    manager = await userWith(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish']);
   });
 
   describe('POST …/publish with {at}, DELETE …/schedule', () => {

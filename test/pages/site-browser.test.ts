@@ -91,7 +91,7 @@ describe('the public site and a preview link in a browser', function () {
       it('opens a preview link made through the API: the draft, noindex; the public URL the live page; refused once expired', async () => {
         const [, leaf] = await makeChain(ctx, 2, 's', { blocks: [{ type: 'paragraph', text: 'Version en ligne' }] });
         await saveDraft(ctx, leaf, { blocks: [{ type: 'paragraph', text: 'Version brouillon' }] });
-        const editor = await userWith(ctx, ['admin.access', 'pages.manage']);
+        const editor = await userWith(ctx, ['admin.access', 'pages.manage', 'pages.publish']);
         const made = await request(baseUrl).post(`/app/api/admin/pages/${leaf}/preview-link`).set('Cookie', editor.cookie).set('Origin', baseUrl).send({});
         expect(made.status).to.equal(201);
         const previewPath = new URL(made.body.url).pathname;

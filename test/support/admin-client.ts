@@ -73,4 +73,4 @@ export function textOf(html: string): string {
     .replace(/\s+/g, ' ');
 }
 
-export const ADMIN_PERMISSIONS = ['admin.access', 'users.view', 'users.manage', 'roles.view', 'roles.manage', 'pages.view', 'pages.manage'];
+export const ADMIN_PERMISSIONS = ['admin.access', 'users.view', 'users.manage', 'roles.view', 'roles.manage', 'pages.view', 'pages.manage', 'pages.publish'];

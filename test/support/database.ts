@@ -209,6 +209,16 @@ const UNMARKED_TABLES = ['knex_migrations', 'knex_migrations_lock'];
  * changed, as TRUNCATE's trigger told them.
  */
 async function installReset(knex: Knex): Promise<void> {
+  // The seeded roles and their grants as they are now (the template: as the migrations
+  // left them), in a schema of the tests' own, for test_reset() to put back.
+  await knex.raw(`CREATE SCHEMA IF NOT EXISTS test_seed`);
+  await knex.raw(`DROP TABLE IF EXISTS test_seed.roles, test_seed.role_permissions`);
+  await knex.raw(
+    `CREATE TABLE test_seed.roles AS SELECT id, name, label, description, system, require_2fa FROM app_auth_roles WHERE system OR name IN ('contributor', 'author', 'editor')`,
+  );
+  await knex.raw(
+    `CREATE TABLE test_seed.role_permissions AS SELECT rp.role_id, rp.permission_key FROM app_auth_role_permissions rp JOIN test_seed.roles r ON r.id = rp.role_id`,
+  );
   await knex.raw(`CREATE OR REPLACE FUNCTION test_mark_write() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       PERFORM nextval(format('public.test_w_%s', TG_RELID)::regclass);
@@ -248,15 +258,20 @@ async function installReset(knex: Knex): Promise<void> {
       END LOOP;
       PERFORM set_config('session_replication_role', 'origin', true);
       IF kept_written THEN
-        -- Roles a test made go (with their grants and holders).
-        DELETE FROM app_auth_roles WHERE NOT system;
-        -- A test may require two-step verification of a system role's holders.
-        UPDATE app_auth_roles SET require_2fa = false WHERE require_2fa;
-        -- A test may relabel a system role: the labels the migration gave them come back.
-        UPDATE app_auth_roles SET label = CASE name WHEN 'admin' THEN 'Administrateur' ELSE 'Utilisateur' END WHERE system;
-        -- System roles may be edited by a test (the user role's permissions can change):
-        -- put them back as the migration seeded them.
-        DELETE FROM app_auth_role_permissions WHERE role_id = (SELECT id FROM app_auth_roles WHERE name = 'user');
+        -- The roles as the migrations seeded them (system roles and the pages module's
+        -- team roles, kept in test_seed when the reset was installed) come back as they
+        -- were; roles a test made go (with their grants and holders).
+        DELETE FROM app_auth_roles r WHERE NOT EXISTS (SELECT 1 FROM test_seed.roles s WHERE s.id = r.id);
+        UPDATE app_auth_roles r SET name = s.name || ' (reset)', label = s.label || ' (reset)' FROM test_seed.roles s
+         WHERE s.id = r.id AND (r.name, r.label, r.description, r.require_2fa) IS DISTINCT FROM (s.name, s.label, s.description, s.require_2fa);
+        UPDATE app_auth_roles r SET name = s.name, label = s.label, description = s.description, require_2fa = s.require_2fa FROM test_seed.roles s
+         WHERE s.id = r.id AND r.name = s.name || ' (reset)';
+        INSERT INTO app_auth_roles (id, name, label, description, system, require_2fa)
+          SELECT s.id, s.name, s.label, s.description, s.system, s.require_2fa FROM test_seed.roles s
+           WHERE NOT EXISTS (SELECT 1 FROM app_auth_roles r WHERE r.id = s.id);
+        DELETE FROM app_auth_role_permissions;
+        INSERT INTO app_auth_role_permissions (role_id, permission_key)
+          SELECT s.role_id, s.permission_key FROM test_seed.role_permissions s JOIN app_auth_permissions p ON p.key = s.permission_key;
         INSERT INTO app_auth_role_permissions (role_id, permission_key)
           SELECT r.id, p.key FROM app_auth_roles r CROSS JOIN app_auth_permissions p WHERE r.name = 'admin'
           ON CONFLICT DO NOTHING;

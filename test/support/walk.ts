@@ -98,7 +98,7 @@ export interface WalkData {
  */
 export async function seedWalk(ctx: AppContext, ownerId: number): Promise<WalkData> {
   const actor = { id: ownerId, name: OWNER.name, ip: '127.0.0.1' };
-  const roleId = await makeRole(ctx, ['admin.access', 'pages.view', 'pages.manage'], 'redaction');
+  const roleId = await makeRole(ctx, ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'], 'redaction');
   await ctx.db('app_auth_roles').where({ id: roleId }).update({ label: 'Rédaction', description: 'Écrit et publie les pages.' });
   const member = { email: 'lea@example.com', password: WALK_PASSWORD };
   const memberUser = await makeUser(ctx, { name: 'Léa Dubois', email: member.email, password: member.password });

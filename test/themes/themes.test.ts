@@ -31,7 +31,7 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
   after(() => rmSync(themesDir, { recursive: true, force: true }));
   beforeEach(async () => {
     await resetData(ctx);
-    admin = await userWith(ctx, ['admin.access', 'settings.manage', 'pages.view', 'pages.manage']);
+    admin = await userWith(ctx, ['admin.access', 'settings.manage', 'pages.view', 'pages.manage', 'pages.publish']);
   });
 
   const activate = (theme: string) => request(app).put('/app/api/admin/settings').set('Cookie', admin.cookie).send({ theme });
@@ -45,7 +45,7 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
     expect(byName[TEST_THEME]).to.deep.equal({ name: TEST_THEME, label: 'Thème d’essai', version: '2.1.0', active: false, valid: true, error: null });
     expect(byName.casse).to.include({ valid: false, active: false });
     expect(byName.casse.error ?? '').to.include('blocks.callout.fields.tone.options');
-    const editor = await userWith(ctx, ['admin.access', 'pages.manage']);
+    const editor = await userWith(ctx, ['admin.access', 'pages.manage', 'pages.publish']);
     expect((await request(app).get('/app/api/admin/themes').set('Cookie', editor.cookie)).status).to.equal(403);
   });
 
@@ -132,7 +132,7 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
   it('shows the theme block’s fields in the editor (no JavaScript), refuses a bad value beside its field, saves a good one', async () => {
     expect((await activate(TEST_THEME)).status).to.equal(200);
     const page = await makePage(ctx, { title: 'Éditeur', blocks: [CALLOUT] });
-    const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
     const screen = await client.get(`/admin/pages/${page.id}`);
     expect(screen.status).to.equal(200);
     expect(screen.text).to.include('Encadré');
@@ -166,7 +166,7 @@ describe('themes (THEMES_DIR, /app/api/admin/themes, the site and the editor)', 
         { ...CALLOUT, id: 'bloc-theme' },
       ],
     });
-    const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
     const screen = await client.get(`/admin/pages/${page.id}`);
     expect(textOf(screen.text)).to.include('Bloc inconnu du thème actif');
     expect(screen.text).to.not.match(/name="b\.1\.tone"/);

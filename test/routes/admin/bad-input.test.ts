@@ -197,7 +197,14 @@ const SITE_CASES: Case[] = [
     why: 'permission outside the catalogue',
   },
   { row: 'GET /admin/roles/:id', path: '/admin/roles/abc', status: 404, why: 'id not a number' },
-  { row: 'POST /admin/roles/:id', path: (f) => `/admin/roles/${f.spareRoleId}`, fields: { name: '', description: '' }, status: 400, why: 'empty name' },
+  // An empty key is derived from the label (issue 26); a key with a slash is not one.
+  {
+    row: 'POST /admin/roles/:id',
+    path: (f) => `/admin/roles/${f.spareRoleId}`,
+    fields: { name: 'bad/name', description: '' },
+    status: 400,
+    why: 'key with a slash',
+  },
   { row: 'GET /admin/roles/:id/delete', path: '/admin/roles/0/delete', status: 404, why: 'id zero' },
   { row: 'POST /admin/roles/:id/delete', path: '/admin/roles/1/delete', status: 409, why: 'a system role' },
   // Pages module: pages and blocks

@@ -21,7 +21,7 @@ describe('/admin pages screens', () => {
   });
   beforeEach(() => resetData(ctx));
 
-  const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+  const editor = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
   const reader = () => AdminClient.as(app, { permissions: ['admin.access', 'pages.view'] });
 
   describe('tree', () => {

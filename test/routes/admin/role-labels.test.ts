@@ -24,22 +24,29 @@ describe('role labels', () => {
     expect((await roleNamed('user'))!.label).to.equal('Utilisateur');
     const admin = await caller(ctx, { role: 'admin' });
     const list = await request(app).get('/app/api/roles').set('Cookie', admin.cookie);
-    expect(list.body.items.map((role: { label: string }) => role.label)).to.deep.equal(['Administrateur', 'Utilisateur']);
+    // With the team roles the pages module ships (issue 26).
+    expect(list.body.items.map((role: { label: string }) => role.label)).to.have.members([
+      'Administrateur',
+      'Utilisateur',
+      'Contributeur',
+      'Auteur',
+      'Éditeur',
+    ]);
   });
 
   describe('through the API', () => {
     it('creates a role with its label, refuses an empty or over-long one with 400 and writes nothing', async () => {
       const admin = await caller(ctx, { role: 'admin' });
       const post = (body: object) => request(app).post('/app/api/roles').set('Cookie', admin.cookie).send(body);
-      const empty = await post({ name: 'editor', label: '  ', permissions: [] });
+      const empty = await post({ name: 'redacteur', label: '  ', permissions: [] });
       expect(empty.status).to.equal(400);
       expect(empty.body.details.map((detail: { field: string }) => detail.field)).to.deep.equal(['label']);
-      expect((await post({ name: 'editor', label: 'x'.repeat(101), permissions: [] })).status).to.equal(400);
-      expect(await roleNamed('editor')).to.equal(undefined);
-      const created = await post({ name: 'editor', label: ' Rédaction ', permissions: [] });
+      expect((await post({ name: 'redacteur', label: 'x'.repeat(101), permissions: [] })).status).to.equal(400);
+      expect(await roleNamed('redacteur')).to.equal(undefined);
+      const created = await post({ name: 'redacteur', label: ' Rédaction ', permissions: [] });
       expect(created.status).to.equal(201);
-      expect(created.body).to.include({ name: 'editor', label: 'Rédaction' });
-      expect((await roleNamed('editor'))!.label).to.equal('Rédaction');
+      expect(created.body).to.include({ name: 'redacteur', label: 'Rédaction' });
+      expect((await roleNamed('redacteur'))!.label).to.equal('Rédaction');
     });
 
     it('refuses a label another role has, whatever its case (409 role_label_taken), on creation and on change', async () => {
@@ -48,11 +55,11 @@ describe('role labels', () => {
       expect(taken.status).to.equal(409);
       expect(taken.body).to.include({ code: 'role_label_taken', error: 'Un rôle porte déjà ce libellé.' });
       expect(await roleNamed('boss')).to.equal(undefined);
-      const id = await makeRole(ctx, [], 'editor');
+      const id = await makeRole(ctx, [], 'redacteur');
       const renamed = await request(app).put(`/app/api/roles/${id}`).set('Cookie', admin.cookie).send({ label: 'UTILISATEUR' });
       expect(renamed.status).to.equal(409);
       expect(renamed.body.code).to.equal('role_label_taken');
-      expect((await ctx.db('app_auth_roles').where({ id }).first())!.label).to.equal('editor');
+      expect((await ctx.db('app_auth_roles').where({ id }).first())!.label).to.equal('redacteur');
     });
 
     it('changes a label (also of the system role user, whose key stays), refuses an empty one', async () => {
@@ -72,11 +79,11 @@ describe('role labels', () => {
 
   describe('on the screens', () => {
     it('lists labels with «Aucun compte», «1 compte» and «N comptes», numbers joined to their noun', async () => {
-      const editor = await makeRole(ctx, ['pages.view'], 'editor');
+      const editor = await makeRole(ctx, ['pages.view'], 'redacteur');
       await ctx.db('app_auth_roles').where({ id: editor }).update({ label: 'Rédaction' });
       await makeRole(ctx, [], 'empty');
-      await makeUser(ctx, { role: 'editor' });
-      await makeUser(ctx, { role: 'editor' });
+      await makeUser(ctx, { role: 'redacteur' });
+      await makeUser(ctx, { role: 'redacteur' });
       const client = await AdminClient.as(app, { role: 'admin' });
       const page = await client.get('/admin/roles');
       const text = textOf(page.text);
@@ -90,13 +97,13 @@ describe('role labels', () => {
 
     it('requires a label to create a role: re-rendered with the message and the input, then created with it', async () => {
       const client = await AdminClient.as(app, { role: 'admin' });
-      const missing = await client.post('/admin/roles', { label: '', name: 'editor', description: 'Gardée' }, '/admin/roles/new');
+      const missing = await client.post('/admin/roles', { label: '', name: 'redacteur', description: 'Gardée' }, '/admin/roles/new');
       expect(missing.status).to.equal(400);
-      expect(missing.text).to.include('id="role-label-error"').and.include('Gardée').and.include('value="editor"');
-      expect(await roleNamed('editor')).to.equal(undefined);
-      const ok = await client.post('/admin/roles', { label: 'Rédaction', name: 'editor' }, '/admin/roles/new');
+      expect(missing.text).to.include('id="role-label-error"').and.include('Gardée').and.include('value="redacteur"');
+      expect(await roleNamed('redacteur')).to.equal(undefined);
+      const ok = await client.post('/admin/roles', { label: 'Rédaction', name: 'redacteur' }, '/admin/roles/new');
       expect(ok.status).to.equal(303);
-      expect((await roleNamed('editor'))!.label).to.equal('Rédaction');
+      expect((await roleNamed('redacteur'))!.label).to.equal('Rédaction');
       const shown = await client.follow(ok);
       expect(shown.text).to.include('<title>Rôle Rédaction — Site de test</title>');
       const duplicate = await client.post('/admin/roles', { label: 'rédaction', name: 'other' }, '/admin/roles/new');
@@ -118,7 +125,7 @@ describe('role labels', () => {
     });
 
     it('shows role labels, not keys, on a user’s detail page', async () => {
-      const editor = await makeRole(ctx, [], 'editor');
+      const editor = await makeRole(ctx, [], 'redacteur');
       await ctx.db('app_auth_roles').where({ id: editor }).update({ label: 'Rédaction' });
       const target = await makeUser(ctx, { name: 'Bob' });
       await ctx.db('app_auth_user_roles').insert({ user_id: target.id, role_id: editor });
@@ -127,7 +134,7 @@ describe('role labels', () => {
       const text = textOf(page.text);
       expect(text).to.include('Rôles Utilisateur, Rédaction');
       expect(text).not.to.include('Rôle principal');
-      expect(page.text).not.to.match(/>\s*(user|editor)\s*</);
+      expect(page.text).not.to.match(/>\s*(user|redacteur)\s*</);
     });
   });
 });

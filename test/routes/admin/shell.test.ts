@@ -54,7 +54,7 @@ describe('/admin shell', () => {
   });
 
   it('shows an editor only the pages sections, never the users one', async () => {
-    const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
     const page = await client.get('/admin');
     expect(navLinks(page.text)).to.deep.equal(['/admin', '/admin/pages', '/admin/media', '/admin/redirects', '/admin/profile']);
     expect(textOf(page.text)).not.to.include('Utilisateurs');

@@ -105,7 +105,11 @@ describe('/admin/users lifecycle screens', () => {
 
   it('deletes from a confirmation page; the list no longer has the account and its pages show «Compte supprimé»', async () => {
     const client = await admin();
-    const writer = await caller(ctx, { name: 'Wanda Writer', email: 'wanda@example.com', permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const writer = await caller(ctx, {
+      name: 'Wanda Writer',
+      email: 'wanda@example.com',
+      permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'],
+    });
     const created = await request(app).post('/app/api/admin/pages').set('Cookie', writer.cookie).send({ title: 'Chronique' });
     expect(created.status).to.equal(201);
     const before = textOf((await client.get(`/admin/pages/${created.body.id}`)).text);

@@ -273,7 +273,7 @@ describe('/admin/users screens', () => {
 
     it('assigns and revokes an extra role; refuses an invalid role id', async () => {
       const target = await makeUser(ctx);
-      const editor = await ctx.db('app_auth_roles').insert({ name: 'editor', label: 'Rédaction', description: '', system: false }).returning('id');
+      const editor = await ctx.db('app_auth_roles').insert({ name: 'redacteur', label: 'Rédaction', description: '', system: false }).returning('id');
       const roleId = editor[0].id;
       expect((await (await viewer()).post(`/admin/users/${target.id}/roles`, { role_id: String(roleId) }, '/admin/users')).status).to.equal(403);
       const client = await admin();

@@ -237,7 +237,11 @@ describe('account lifecycle (/app/api/users)', () => {
     it('leaves no row of the account behind except the audit events’ name snapshot; pages keep their content, author emptied', async () => {
       const admin = await caller(ctx, { role: 'admin', name: 'Alice Admin' });
       const extra = await makeRole(ctx, [], 'redaction');
-      const writer = await caller(ctx, { email: 'writer@example.com', name: 'Wanda Writer', permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+      const writer = await caller(ctx, {
+        email: 'writer@example.com',
+        name: 'Wanda Writer',
+        permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'],
+      });
       await ctx.db('app_auth_user_roles').insert({ user_id: writer.id, role_id: extra });
       await logIn(ctx, writer);
       const picture = await request(app)
@@ -397,7 +401,7 @@ describe('account lifecycle (/app/api/users)', () => {
   describe('GET /app/api/users/profile/export', () => {
     it('downloads the person’s profile, roles, sessions and the audit events about them, and no secret', async () => {
       const admin = await caller(ctx, { role: 'admin', name: 'Alice Admin' });
-      const editor = await makeRole(ctx, [], 'editor');
+      const editor = await makeRole(ctx, [], 'redacteur');
       const user = await makeUser(ctx, { name: 'Zoé', email: 'zoe@example.com' });
       await ctx.db('app_auth_user_roles').insert({ user_id: user.id, role_id: editor });
       // Events by someone else about me (suspended, then restored), one of mine about
@@ -427,7 +431,7 @@ describe('account lifecycle (/app/api/users)', () => {
       expect(response.body.profile).to.include({ id: me.id, email: 'zoe@example.com', name: 'Zoé' });
       expect(response.body.roles.map((role: { name: string; primary: boolean }) => [role.name, role.primary])).to.deep.equal([
         ['user', true],
-        ['editor', false],
+        ['redacteur', false],
       ]);
       expect(response.body.sessions).to.have.length(1);
       expect(response.body.sessions[0]).to.include({ current: true, device: 'Appareil inconnu' });

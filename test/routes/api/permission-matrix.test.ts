@@ -99,10 +99,12 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'GET /audit': { ok: 200, path: () => '/audit?action=auth.login&limit=10' },
   // Pages module: admin routes (pages.view / pages.manage)
   'GET /admin/pages': { ok: 200, path: () => '/admin/pages' },
-  'POST /admin/pages': { ok: 201, path: () => '/admin/pages', body: () => ({ title: `Nouvelle ${unique()}` }) },
+  // What pages.manage alone allows: a page created as a draft, a move. Creating a live page
+  // and a live edit also need pages.publish (test/teams/role-actions.test.ts).
+  'POST /admin/pages': { ok: 201, path: () => '/admin/pages', body: () => ({ title: `Nouvelle ${unique()}`, publish: false }) },
   'GET /admin/pages/templates': { ok: 200, path: () => '/admin/pages/templates' },
   'GET /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}` },
-  'PUT /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}`, body: () => ({ title: 'Renommée' }) },
+  'PUT /admin/pages/:id': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}`, body: () => ({ parent_id: null }) },
   'POST /admin/pages/:id/duplicate': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/duplicate` },
   'POST /admin/pages/:id/preview-link': { ok: 201, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-link` },
   'DELETE /admin/pages/:id/preview-links': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-links` },

@@ -36,10 +36,10 @@ describe('/app/api/roles and /app/api/permissions', () => {
     const created = await request(app)
       .post('/app/api/roles')
       .set('Cookie', admin.cookie)
-      .send({ name: 'editor', description: 'Rédaction', permissions: ['users.view', 'admin.access'] });
+      .send({ name: 'redacteur', description: 'Rédaction', permissions: ['users.view', 'admin.access'] });
     expect(created.status).to.equal(201);
     expect(created.body).to.deep.include({
-      name: 'editor',
+      name: 'redacteur',
       description: 'Rédaction',
       permissions: ['admin.access', 'users.view'],
       system: false,
@@ -48,13 +48,14 @@ describe('/app/api/roles and /app/api/permissions', () => {
     });
     expect(created.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'user_count');
     // Without a label, the role reads as its name.
-    expect(created.body.label).to.equal('editor');
-    await makeUser(ctx, { role: 'editor' });
+    expect(created.body.label).to.equal('redacteur');
+    await makeUser(ctx, { role: 'redacteur' });
     const shown = await request(app).get(`/app/api/roles/${created.body.id}`).set('Cookie', admin.cookie);
     expect(shown.body.user_count).to.equal(1);
     const list = await request(app).get('/app/api/roles').set('Cookie', admin.cookie);
-    expect(list.body).to.include({ total: 3, limit: 50, offset: 0 });
-    expect(list.body.items.map((role: { name: string }) => role.name)).to.deep.equal(['admin', 'user', 'editor']);
+    // With the team roles the pages module ships (issue 26).
+    expect(list.body).to.include({ total: 6, limit: 50, offset: 0 });
+    expect(list.body.items.map((role: { name: string }) => role.name)).to.deep.equal(['admin', 'user', 'author', 'contributor', 'editor', 'redacteur']);
     const adminRole = list.body.items[0];
     expect(adminRole.permissions).to.deep.equal(await ctx.db('app_auth_permissions').orderBy('key').pluck('key'));
     const changed = await request(app)
@@ -68,16 +69,16 @@ describe('/app/api/roles and /app/api/permissions', () => {
 
   it('gives the users of a deleted role the base role `user`', async () => {
     const admin = await caller(ctx, { role: 'admin' });
-    const roleId = await makeRole(ctx, ['pages.view'], 'editor');
-    const holder = await makeUser(ctx, { role: 'editor' });
+    const roleId = await makeRole(ctx, ['pages.view'], 'redacteur');
+    const holder = await makeUser(ctx, { role: 'redacteur' });
     expect((await request(app).delete(`/app/api/roles/${roleId}`).set('Cookie', admin.cookie)).status).to.equal(204);
     expect((await request(app).get(`/app/api/users/${holder.id}`).set('Cookie', admin.cookie)).body.role).to.equal('user');
   });
 
   it('refuses a duplicate name (409) and permissions outside the catalogue (400), writing nothing', async () => {
     const admin = await caller(ctx, { role: 'admin' });
-    await makeRole(ctx, [], 'editor');
-    expect((await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'editor', permissions: [] })).status).to.equal(409);
+    await makeRole(ctx, [], 'redacteur');
+    expect((await request(app).post('/app/api/roles').set('Cookie', admin.cookie).send({ name: 'redacteur', permissions: [] })).status).to.equal(409);
     const unknown = await request(app)
       .post('/app/api/roles')
       .set('Cookie', admin.cookie)
@@ -166,7 +167,7 @@ describe('/app/api/roles and /app/api/permissions', () => {
 
   it('asks nothing when the caller does not hold the role, and gives the plain role JSON', async () => {
     const admin = await caller(ctx, { role: 'admin' });
-    const roleId = await makeRole(ctx, ['pages.view'], 'editor');
+    const roleId = await makeRole(ctx, ['admin.access', 'pages.view'], 'redacteur');
     const response = await request(app).put(`/app/api/roles/${roleId}`).set('Cookie', admin.cookie).send({ require_2fa: true });
     expect(response.status).to.equal(200);
     expect(response.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'user_count');

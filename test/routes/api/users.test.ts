@@ -75,15 +75,15 @@ describe('/app/api/users', () => {
   describe('PUT /app/api/users/:id', () => {
     it('changes name, primary role and verified state', async () => {
       const admin = await caller(ctx, { role: 'admin' });
-      await makeRole(ctx, ['pages.view'], 'editor');
+      await makeRole(ctx, ['pages.view'], 'redacteur');
       const target = await makeUser(ctx, { verified: false });
       const response = await request(app)
         .put(`/app/api/users/${target.id}`)
         .set('Cookie', admin.cookie)
-        .send({ name: ' Zoé ', role: 'editor', email_verified: true });
+        .send({ name: ' Zoé ', role: 'redacteur', email_verified: true });
       expect(response.status).to.equal(200);
-      expect(response.body).to.include({ name: 'Zoé', role: 'editor', email_verified: true });
-      expect(response.body.roles).to.deep.equal(['editor']);
+      expect(response.body).to.include({ name: 'Zoé', role: 'redacteur', email_verified: true });
+      expect(response.body.roles).to.deep.equal(['redacteur']);
     });
 
     it('refuses any other field with 400 and writes nothing', async () => {
@@ -236,21 +236,21 @@ describe('/app/api/users', () => {
   describe('roles of a user', () => {
     it('adds an extra role, lists it beside the primary one, and removes it', async () => {
       const admin = await caller(ctx, { role: 'admin' });
-      const editorId = await makeRole(ctx, ['pages.view'], 'editor');
+      const editorId = await makeRole(ctx, ['pages.view'], 'redacteur');
       const target = await makeUser(ctx);
       const added = await request(app).post(`/app/api/users/${target.id}/roles`).set('Cookie', admin.cookie).send({ role_id: editorId });
       expect(added.status).to.equal(201);
       expect(added.body.items.map((role: { name: string; primary: boolean }) => [role.name, role.primary])).to.deep.equal([
         ['user', true],
-        ['editor', false],
+        ['redacteur', false],
       ]);
       const again = await request(app).post(`/app/api/users/${target.id}/roles`).set('Cookie', admin.cookie).send({ role_id: editorId });
       expect(again.status).to.equal(200);
       const listed = await request(app).get(`/app/api/users/${target.id}/roles`).set('Cookie', admin.cookie);
       expect(listed.body.total).to.equal(2);
-      expect(listed.body.items[1]).to.include({ name: 'editor', user_count: 1 });
+      expect(listed.body.items[1]).to.include({ name: 'redacteur', user_count: 1 });
       expect(listed.body.items[1].permissions).to.deep.equal(['pages.view']);
-      expect((await request(app).get(`/app/api/users/${target.id}`).set('Cookie', admin.cookie)).body.roles).to.deep.equal(['user', 'editor']);
+      expect((await request(app).get(`/app/api/users/${target.id}`).set('Cookie', admin.cookie)).body.roles).to.deep.equal(['user', 'redacteur']);
       const removed = await request(app).delete(`/app/api/users/${target.id}/roles/${editorId}`).set('Cookie', admin.cookie);
       expect(removed.status).to.equal(204);
       expect(await ctx.db('app_auth_user_roles').where({ user_id: target.id })).to.have.length(0);
@@ -259,8 +259,8 @@ describe('/app/api/users', () => {
 
     it('removing the primary role falls back to the base role `user`, which itself cannot be removed', async () => {
       const admin = await caller(ctx, { role: 'admin' });
-      const editorId = await makeRole(ctx, [], 'editor');
-      const target = await makeUser(ctx, { role: 'editor' });
+      const editorId = await makeRole(ctx, [], 'redacteur');
+      const target = await makeUser(ctx, { role: 'redacteur' });
       expect((await request(app).delete(`/app/api/users/${target.id}/roles/${editorId}`).set('Cookie', admin.cookie)).status).to.equal(204);
       const after = await request(app).get(`/app/api/users/${target.id}`).set('Cookie', admin.cookie);
       expect(after.body.role).to.equal('user');
