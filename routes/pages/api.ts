@@ -60,7 +60,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
     ...mediaApiRoutes(),
     ...redirectApiRoutes(),
     ...menuApiRoutes(),
-    route({ method: 'delete', path: '/admin/sample-content', access: MANAGE, handler: sampleContent.deleteSampleContent }),
+    route({ method: 'delete', path: '/admin/sample-content', access: { permission: 'pages.manage' }, handler: sampleContent.deleteSampleContent }),
     route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),
     route({ method: 'get', path: '/pages', access: 'public', query: publicListQuery, handler: publicPages.listPublicPages }),
   ];
