@@ -14,7 +14,6 @@ export interface TestSubject {
   email?: string;
   email_verified?: boolean;
   name?: string;
-  amr?: string[];
 }
 
 export const CLIENT_ID = 'site-test-client';
@@ -84,8 +83,7 @@ export async function startTestIdp(redirectUris: string[]): Promise<TestIdp> {
   const handle = provider.callback();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/interaction/')) {
-      const { sub, amr } = idp.subject;
-      void provider.interactionFinished(req, res, { login: { accountId: sub, ...(amr ? { amr } : {}) } }, { mergeWithLastSubmission: false });
+      void provider.interactionFinished(req, res, { login: { accountId: idp.subject.sub } }, { mergeWithLastSubmission: false });
       return;
     }
     if (req.url?.startsWith('/token') && idp.tamper) {
