@@ -37,6 +37,7 @@ export const ssoMessages = {
   linkEmailSent: 'Un lien de confirmation a été envoyé au courriel du compte. Il est valable 1 heure.',
   lastWayToSignIn: 'C’est le dernier moyen de connexion de ce compte : un mot de passe doit d’abord être défini, ou un autre fournisseur lié.',
   linkNotFound: 'Ce compte n’est pas lié à ce fournisseur.',
+  issuerNotHttps: 'L’adresse de l’émetteur doit commencer par https:// (http:// n’est accepté que pour un fournisseur sur cette machine, hors production).',
   alreadyLinked: 'Ce compte du fournisseur est déjà lié à un compte du site, ou ce compte du site est déjà lié à un autre compte de ce fournisseur.',
 } as const;
 

@@ -15,7 +15,7 @@ describe('Single sign-on: first sign-in and linked accounts', () => {
     const { answer, client } = await signInWith(suite, provider.id);
     expect(answer.status, answer.text).to.equal(303);
     expect(answer.headers.location).to.equal('/account');
-    const user = await ctx.db('app_auth_users').where({ email: 'ada@example.org' }).first();
+    const user = (await ctx.db('app_auth_users').where({ email: 'ada@example.org' }).first())!;
     expect(user).to.include({ name: 'Ada', email_verified: true });
     expect(await ctx.db('app_auth_accounts').where({ user_id: user.id }).select('provider', 'account_id', 'password_hash')).to.deep.equal([
       { provider: `sso:${provider.id}`, account_id: 'subject-1', password_hash: null },
