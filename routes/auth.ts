@@ -91,7 +91,14 @@ const forms: AnyRoute[] = [
     form: { name: 'sso-link', rerender: sso.rerenderSsoLink },
     handler: sso.proveSsoLinkByPassword,
   }),
-  route({ method: 'post', path: '/sso/link/email', access: 'anyone', limit: 'forgot_password', form: { name: 'sso-link', rerender: sso.rerenderSsoLink }, handler: sso.proveSsoLinkByEmail }),
+  route({
+    method: 'post',
+    path: '/sso/link/email',
+    access: 'anyone',
+    limit: 'forgot_password',
+    form: { name: 'sso-link', rerender: sso.rerenderSsoLink },
+    handler: sso.proveSsoLinkByEmail,
+  }),
   route({
     method: 'post',
     path: '/sso/link/confirm',

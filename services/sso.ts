@@ -31,7 +31,7 @@ export function callbackUrl(ctx: AppContext, providerId: number): string {
 }
 
 /** A refused single sign-on: its page says why; `reason` is the audit event's. */
-export class SsoRefusedError extends AppError {
+class SsoRefusedError extends AppError {
   constructor(
     readonly reason: string,
     message: string,
@@ -81,13 +81,10 @@ async function configurationOf(ctx: AppContext, provider: SsoProvider): Promise<
     const issuer = new URL(provider.issuer);
     const secret = await providerSecret(ctx, provider.id);
     const insecure = insecureIssuerAllowed(ctx, issuer);
-    const discovered = await client.discovery(
-      issuer,
-      provider.client_id,
-      undefined,
-      secret === undefined ? client.None() : client.ClientSecretPost(secret),
-      { timeout: PROVIDER_TIMEOUT_SECONDS, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
-    );
+    const discovered = await client.discovery(issuer, provider.client_id, undefined, secret === undefined ? client.None() : client.ClientSecretPost(secret), {
+      timeout: PROVIDER_TIMEOUT_SECONDS,
+      ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+    });
     discovered.timeout = PROVIDER_TIMEOUT_SECONDS;
     return discovered;
   })();
@@ -117,7 +114,13 @@ async function refuse(
 async function enabledProvider(ctx: AppContext, origin: Origin, providerId: number): Promise<SsoProvider> {
   const provider = await findSsoProvider(ctx, providerId);
   if (!provider || !provider.enabled) {
-    return refuse(ctx, origin, { id: providerId }, 'provider_unavailable', new NotFoundError(ssoMessages.providerUnavailable, { code: 'sso_provider_unavailable' }));
+    return refuse(
+      ctx,
+      origin,
+      { id: providerId },
+      'provider_unavailable',
+      new NotFoundError(ssoMessages.providerUnavailable, { code: 'sso_provider_unavailable' }),
+    );
   }
   return provider;
 }
@@ -136,7 +139,13 @@ export async function startSsoSignIn(ctx: AppContext, origin: Origin, providerId
   const provider = await enabledProvider(ctx, origin, providerId);
   const config = await reachableConfiguration(ctx, origin, provider);
   const client = await loadClient();
-  const flow: Flow = { p: provider.id, s: client.randomState(), n: client.randomNonce(), v: client.randomPKCECodeVerifier(), e: ctx.clock.nowMs() + SSO_FLOW_LIFETIME_MS };
+  const flow: Flow = {
+    p: provider.id,
+    s: client.randomState(),
+    n: client.randomNonce(),
+    v: client.randomPKCECodeVerifier(),
+    e: ctx.clock.nowMs() + SSO_FLOW_LIFETIME_MS,
+  };
   if (next) flow.x = next;
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: callbackUrl(ctx, provider.id),
@@ -182,7 +191,10 @@ interface Identity {
 async function exchangeCode(ctx: AppContext, origin: Origin, provider: SsoProvider, config: Configuration, currentUrl: URL, flow: Flow): Promise<Identity> {
   const client = await loadClient();
   const fail = (reason: string, message: string, status: number, detail?: unknown) => {
-    ctx.logger.info({ provider: provider.id, requestId: origin.requestId, reason, detail: detail instanceof Error ? detail.message : detail }, 'single sign-on refused');
+    ctx.logger.info(
+      { provider: provider.id, requestId: origin.requestId, reason, detail: detail instanceof Error ? detail.message : detail },
+      'single sign-on refused',
+    );
     return refuse(ctx, origin, provider, reason, new SsoRefusedError(reason, message, status));
   };
   if (currentUrl.searchParams.get('error')) return fail('provider_refused', ssoMessages.providerRefused, 403, currentUrl.searchParams.get('error'));
@@ -222,7 +234,8 @@ async function exchangeCode(ctx: AppContext, origin: Origin, provider: SsoProvid
 }
 
 function isNetworkError(error: unknown): boolean {
-  const text = `${(error as Error)?.name ?? ''} ${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`;
+  const cause = (error as { cause?: unknown })?.cause;
+  const text = `${(error as Error)?.name ?? ''} ${(error as Error)?.message ?? ''} ${cause instanceof Error ? `${cause.name} ${cause.message} ${(cause as { code?: string }).code ?? ''}` : ''}`;
   return /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|TimeoutError|AbortError|ENOTFOUND/i.test(text);
 }
 
@@ -239,7 +252,13 @@ function domainAllowed(provider: SsoProvider, email: string): boolean {
  * silently); otherwise an account is created when the provider allows it and the domain
  * is allowed, else a refusal.
  */
-export async function finishSsoSignIn(ctx: AppContext, origin: Origin, providerId: number, currentUrl: URL, sealedFlow: string | undefined): Promise<SsoOutcome> {
+export async function finishSsoSignIn(
+  ctx: AppContext,
+  origin: Origin,
+  providerId: number,
+  currentUrl: URL,
+  sealedFlow: string | undefined,
+): Promise<SsoOutcome> {
   const provider = await enabledProvider(ctx, origin, providerId);
   const flow = openFlow(ctx, sealedFlow);
   if (!flow || flow.p !== provider.id || flow.e < ctx.clock.nowMs()) {
@@ -250,7 +269,8 @@ export async function finishSsoSignIn(ctx: AppContext, origin: Origin, providerI
 
   const linked = await findLinkedUser(ctx, provider.id, identity.sub);
   if (linked) {
-    if (linked.suspended_at !== null) return refuse(ctx, origin, provider, 'account_suspended', new SsoRefusedError('account_suspended', ssoMessages.accountSuspended, 403), linked);
+    if (linked.suspended_at !== null)
+      return refuse(ctx, origin, provider, 'account_suspended', new SsoRefusedError('account_suspended', ssoMessages.accountSuspended, 403), linked);
     return { kind: 'signed_in', user: linked, provider, mfa: identity.mfa, next: flow.x };
   }
   if (!identity.email || !identity.emailVerified) {
@@ -258,16 +278,23 @@ export async function finishSsoSignIn(ctx: AppContext, origin: Origin, providerI
   }
   const existing = await findUserByEmail(ctx, identity.email);
   if (existing) {
-    if (existing.suspended_at !== null) return refuse(ctx, origin, provider, 'account_suspended', new SsoRefusedError('account_suspended', ssoMessages.accountSuspended, 403), existing);
+    if (existing.suspended_at !== null)
+      return refuse(ctx, origin, provider, 'account_suspended', new SsoRefusedError('account_suspended', ssoMessages.accountSuspended, 403), existing);
     const { token } = await issueToken(ctx, 'sso_link', existing, { provider_id: provider.id, sub: identity.sub, mfa: identity.mfa, next: flow.x ?? null });
     await recordAudit(ctx, { actor: null, ip: origin.ip, action: 'auth.sso_link_requested', target: userTarget(existing), details: { provider: provider.id } });
     return { kind: 'link', linkToken: token, provider };
   }
   if (!provider.allow_signup) return refuse(ctx, origin, provider, 'signup_closed', new SsoRefusedError('signup_closed', ssoMessages.signupClosed, 403));
-  if (!domainAllowed(provider, identity.email)) return refuse(ctx, origin, provider, 'domain_refused', new SsoRefusedError('domain_refused', ssoMessages.domainRefused, 403));
+  if (!domainAllowed(provider, identity.email))
+    return refuse(ctx, origin, provider, 'domain_refused', new SsoRefusedError('domain_refused', ssoMessages.domainRefused, 403));
   const email = identity.email;
   const user = await inTransaction(ctx, async (tx) => {
-    const created = await createLinkedUser(tx, { email, name: identity.name?.trim() || email.slice(0, email.indexOf('@')), role: provider.signup_role }, provider.id, identity.sub);
+    const created = await createLinkedUser(
+      tx,
+      { email, name: identity.name?.trim() || email.slice(0, email.indexOf('@')), role: provider.signup_role },
+      provider.id,
+      identity.sub,
+    );
     await recordAudit(tx, { actor: null, ip: origin.ip, action: 'auth.sso_account_created', target: userTarget(created), details: { provider: provider.id } });
     return created;
   });
@@ -290,20 +317,38 @@ export async function pendingLink(ctx: AppContext, kind: 'sso_link' | 'sso_link_
   const provider = await findSsoProvider(ctx, Number(found.payload.provider_id));
   const user = await findUserByEmail(ctx, found.identifier);
   if (!provider?.enabled || !user || user.id !== found.userId) return undefined;
-  return { user, provider, subject: String(found.payload.sub), mfa: found.payload.mfa === true, next: typeof found.payload.next === 'string' ? found.payload.next : undefined };
+  return {
+    user,
+    provider,
+    subject: String(found.payload.sub),
+    mfa: found.payload.mfa === true,
+    next: typeof found.payload.next === 'string' ? found.payload.next : undefined,
+  };
 }
 
 /**
  * The proof is made (the account's password, or the emailed link): the token is used
  * up and the account linked, with its event. Two uses at once: one wins.
  */
-export async function completeLink(ctx: AppContext, origin: Origin, kind: 'sso_link' | 'sso_link_email', token: string, proof: 'password' | 'email'): Promise<PendingLink> {
+export async function completeLink(
+  ctx: AppContext,
+  origin: Origin,
+  kind: 'sso_link' | 'sso_link_email',
+  token: string,
+  proof: 'password' | 'email',
+): Promise<PendingLink> {
   return inTransaction(ctx, async (tx) => {
     const link = await pendingLink(tx, kind, token);
     const consumed = link && (await consumeToken(tx, kind, link.user.email, token));
     if (!link || !consumed) throw new UserFacingError(ssoMessages.linkGone, { code: 'sso_link_gone' });
     await linkAccount(tx, link.user.id, link.provider.id, link.subject);
-    await recordAudit(tx, { actor: null, ip: origin.ip, action: 'auth.sso_linked', target: userTarget(link.user), details: { provider: link.provider.id, proof } });
+    await recordAudit(tx, {
+      actor: null,
+      ip: origin.ip,
+      action: 'auth.sso_linked',
+      target: userTarget(link.user),
+      details: { provider: link.provider.id, proof },
+    });
     return link;
   });
 }
@@ -313,6 +358,12 @@ export async function sendLinkEmail(ctx: AppContext, origin: Origin, token: stri
   const link = await pendingLink(ctx, 'sso_link', token);
   if (!link) throw new UserFacingError(ssoMessages.linkGone, { code: 'sso_link_gone' });
   const issued = await issueToken(ctx, 'sso_link_email', link.user, { provider_id: link.provider.id, sub: link.subject, mfa: false });
-  await recordAudit(ctx, { actor: null, ip: origin.ip, action: 'auth.sso_link_emailed', target: userTarget(link.user), details: { provider: link.provider.id } });
+  await recordAudit(ctx, {
+    actor: null,
+    ip: origin.ip,
+    action: 'auth.sso_link_emailed',
+    target: userTarget(link.user),
+    details: { provider: link.provider.id },
+  });
   ctx.background.run('sso link email', () => ctx.mailer.ssoLinkConfirm(link.user.email, link.provider.label, issued.token));
 }

@@ -11,7 +11,10 @@ const issuer = text()
   .max(500)
   .uri({ scheme: ['https', 'http'] })
   .label('Adresse de l’émetteur')
-  .messages({ 'string.uri': '{{#label}} doit être une adresse complète, par exemple https://accounts.example.com.', 'string.uriCustomScheme': '{{#label}} doit être une adresse https://.' });
+  .messages({
+    'string.uri': '{{#label}} doit être une adresse complète, par exemple https://accounts.example.com.',
+    'string.uriCustomScheme': '{{#label}} doit être une adresse https://.',
+  });
 const clientId = singleLine(text().trim().min(1).max(255)).label('Identifiant du client');
 const clientSecret = singleLine(text().max(1000)).allow('', null).label('Secret du client');
 const scope = text()
@@ -88,10 +91,10 @@ function words(value: string | undefined): string[] {
  * empty secret means none; when editing, it keeps the stored one (unless removed).
  */
 export function providerInputOf(form: ProviderForm, creating: boolean): SsoProviderInput {
-  const lists = validateValue<{ scopes: string[]; allowed_domains: string[] }>(
-    Joi.object({ scopes: fields.scopes, allowed_domains: fields.allowed_domains }),
-    { scopes: words(form.scopes), allowed_domains: words(form.allowed_domains) },
-  );
+  const lists = validateValue<{ scopes: string[]; allowed_domains: string[] }>(Joi.object({ scopes: fields.scopes, allowed_domains: fields.allowed_domains }), {
+    scopes: words(form.scopes),
+    allowed_domains: words(form.allowed_domains),
+  });
   const secret = form.remove_secret ? null : form.client_secret ? form.client_secret : creating ? null : undefined;
   return {
     label: form.label,

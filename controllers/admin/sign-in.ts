@@ -14,7 +14,10 @@ type None = Record<string, never>;
 
 async function roleOptions(call: AnyCall): Promise<Array<{ value: string; label: string }>> {
   const { items } = await listRoles(call.ctx, { limit: 500, offset: 0 });
-  return [{ value: '', label: 'Utilisateur (rôle de base)' }, ...items.filter((role) => role.name !== 'user').map((role) => ({ value: role.name, label: role.label }))];
+  return [
+    { value: '', label: 'Utilisateur (rôle de base)' },
+    ...items.filter((role) => role.name !== 'user').map((role) => ({ value: role.name, label: role.label })),
+  ];
 }
 
 // GET /admin/sign-in — the list and the form to add one; also the page re-rendered when the addition is refused.

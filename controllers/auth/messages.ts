@@ -2,7 +2,8 @@
 // «avec succès». Model errors carry their own messages (models/auth/messages.ts).
 import { OUTBOX_FOR_VISITORS } from '../../lib/messages.js';
 
-export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout' | 'two-factor' | 'sso-link' | 'sso-link-confirm';
+export type AuthPage =
+  'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout' | 'two-factor' | 'sso-link' | 'sso-link-confirm';
 
 export const authPageTexts: Record<AuthPage, { title: string; description: string }> = {
   'first-run': {

@@ -32,7 +32,15 @@ function cookieOf(ctx: AppContext, req: Request, base: string): string | undefin
  * method), unless the account has two-step verification and the provider did not
  * assert more than one factor (`amr`): then the code is asked, as after a password.
  */
-async function signIn(ctx: AppContext, req: Request, res: Response, user: SessionUser, providerId: number, mfa: boolean, next: string | undefined): Promise<void> {
+async function signIn(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  user: SessionUser,
+  providerId: number,
+  mfa: boolean,
+  next: string | undefined,
+): Promise<void> {
   if (user.second_factor_enabled && !mfa) return askSecondFactor(ctx, req, res, user.id, next);
   await logInSession(req, user, { method: 'sso', provider: providerId, ...(mfa ? { provider_mfa: true } : {}) });
   rememberDevice(ctx, req, res, user.id);
@@ -79,7 +87,13 @@ export async function rerenderSsoLink(call: Call, locals: Record<string, unknown
 }
 
 // POST /auth/sso/link {password} — the account's password proves it: linked, then signed in.
-export async function proveSsoLinkByPassword({ ctx, origin, req, res, body }: Call<Record<string, never>, Record<string, never>, { password: string }>): Promise<void> {
+export async function proveSsoLinkByPassword({
+  ctx,
+  origin,
+  req,
+  res,
+  body,
+}: Call<Record<string, never>, Record<string, never>, { password: string }>): Promise<void> {
   const token = cookieOf(ctx, req, LINK_COOKIE);
   const link = await pendingLink(ctx, 'sso_link', token);
   if (!link || !token) throw new UserFacingError(ssoMessages.linkGone, { code: 'sso_link_gone' });
@@ -104,7 +118,13 @@ export async function showSsoLinkConfirm({ ctx, req, res, query }: Call<Record<s
 }
 
 // POST /auth/sso/link/confirm {email, token} — the mailbox proves the account: linked; the sign-in is then made with the provider.
-export async function confirmSsoLinkByEmail({ ctx, origin, req, res, body }: Call<Record<string, never>, Record<string, never>, { email: string; token: string }>): Promise<void> {
+export async function confirmSsoLinkByEmail({
+  ctx,
+  origin,
+  req,
+  res,
+  body,
+}: Call<Record<string, never>, Record<string, never>, { email: string; token: string }>): Promise<void> {
   const link = await completeLink(ctx, origin, 'sso_link_email', body.token, 'email');
   await answerWithMessage(ctx, req, res, 'login', ssoMessages.linkProved(link.provider.label));
 }

@@ -72,9 +72,7 @@ export async function unlinkAccount(tx: AppContext, userId: number, providerId: 
   const enabled = new Set(
     (await tx.db('app_auth_sso_providers').where({ enabled: true }).select('id')).map((row: { id: number }) => ssoAccountProvider(row.id)),
   );
-  const others = rows.filter(
-    (row) => row.provider !== provider && ((row.provider === CREDENTIAL_PROVIDER && row.password_hash) || enabled.has(row.provider)),
-  );
+  const others = rows.filter((row) => row.provider !== provider && ((row.provider === CREDENTIAL_PROVIDER && row.password_hash) || enabled.has(row.provider)));
   if (others.length === 0) throw new ConflictError(ssoMessages.lastWayToSignIn, { code: 'last_sign_in_method' });
   await tx.db('app_auth_accounts').where({ user_id: userId, provider }).delete();
 }

@@ -27,10 +27,12 @@ export const ssoMessages = {
   flowMissing: 'Cette connexion n’a pas été commencée depuis ce navigateur, ou a expiré (10 minutes). Elle doit être reprise depuis la page de connexion.',
   stateMismatch: 'La réponse du fournisseur ne correspond pas à la connexion commencée ici. Elle doit être reprise depuis la page de connexion.',
   providerRefused: 'Le fournisseur de connexion a refusé la connexion.',
-  tokenRejected: 'La réponse du fournisseur n’a pas pu être vérifiée (jeton invalide, expiré ou déjà utilisé). La connexion doit être reprise depuis la page de connexion.',
+  tokenRejected:
+    'La réponse du fournisseur n’a pas pu être vérifiée (jeton invalide, expiré ou déjà utilisé). La connexion doit être reprise depuis la page de connexion.',
   emailMissing: 'Le fournisseur n’a pas donné de courriel vérifié pour ce compte : aucun compte ne peut lui être associé.',
   domainRefused: 'Ce fournisseur ne permet pas de créer un compte avec un courriel de ce domaine. Un administrateur peut créer le compte.',
-  signupClosed: 'Aucun compte du site n’est lié à ce compte du fournisseur, et ce fournisseur ne permet pas d’en créer. Un administrateur peut créer le compte.',
+  signupClosed:
+    'Aucun compte du site n’est lié à ce compte du fournisseur, et ce fournisseur ne permet pas d’en créer. Un administrateur peut créer le compte.',
   accountSuspended: authMessages.accountSuspended,
   linkGone: 'Cette demande de liaison a expiré (15 minutes). La connexion avec le fournisseur doit être reprise.',
   linkProved: (provider: string) => `Le compte est maintenant lié à ${provider}.`,

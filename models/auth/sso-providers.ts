@@ -3,6 +3,7 @@
 // leaves this file in a row: callers get `client_secret_set`; only providerSecret()
 // decrypts it, for the token request (services/sso.ts).
 import type { AppContext } from '../../lib/context.js';
+import type { SsoProviderRow } from '../../lib/tables.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { decryptProviderSecret, encryptProviderSecret } from './two-factor-crypto.js';
 import { authMessages } from './messages.js';
@@ -82,8 +83,10 @@ async function signupRoleId(ctx: AppContext, name: string | null | undefined): P
   return row.id;
 }
 
-function columnsOf(input: Partial<SsoProviderInput>): Record<string, unknown> {
-  const columns: Record<string, unknown> = {};
+type ProviderColumns = Partial<Omit<SsoProviderRow, 'id' | 'created_at'>>;
+
+function columnsOf(input: Partial<SsoProviderInput>): ProviderColumns {
+  const columns: ProviderColumns = {};
   if (input.label !== undefined) columns.label = input.label.trim();
   if (input.issuer !== undefined) columns.issuer = input.issuer.trim();
   if (input.client_id !== undefined) columns.client_id = input.client_id.trim();
@@ -106,6 +109,9 @@ export async function insertSsoProvider(ctx: AppContext, input: SsoProviderInput
   try {
     await ctx.db('app_auth_sso_providers').insert({
       id,
+      label: input.label.trim(),
+      issuer: input.issuer.trim(),
+      client_id: input.client_id.trim(),
       ...columnsOf(input),
       client_secret: input.client_secret ? encryptProviderSecret(ctx, id, input.client_secret) : null,
       signup_role_id: roleId ?? null,
@@ -136,7 +142,10 @@ export async function updateSsoProvider(ctx: AppContext, id: number, input: Part
 /** Deletes the provider and the links to it (app_auth_accounts has no foreign key to it). */
 export async function deleteSsoProvider(ctx: AppContext, id: number): Promise<SsoProvider> {
   const provider = await getSsoProvider(ctx, id);
-  await ctx.db('app_auth_accounts').where({ provider: ssoAccountProvider(id) }).delete();
+  await ctx
+    .db('app_auth_accounts')
+    .where({ provider: ssoAccountProvider(id) })
+    .delete();
   await ctx.db('app_auth_sso_providers').where({ id }).delete();
   return provider;
 }

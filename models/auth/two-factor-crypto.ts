@@ -120,16 +120,19 @@ export async function reencryptSecrets(db: Knex, previousSessionSecret: string, 
     const providers = await trx('app_auth_sso_providers').whereNotNull('client_secret').forUpdate().select('id', 'client_secret');
     for (const provider of providers) {
       const owner = `sso-provider:${provider.id}`;
-      if (decryptWithKey(current, owner, provider.client_secret) !== undefined) {
+      const stored = provider.client_secret ?? '';
+      if (decryptWithKey(current, owner, stored) !== undefined) {
         report.current++;
         continue;
       }
-      const secret = decryptWithKey(previous, owner, provider.client_secret);
+      const secret = decryptWithKey(previous, owner, stored);
       if (secret === undefined) {
         report.unreadable++;
         continue;
       }
-      await trx('app_auth_sso_providers').where({ id: provider.id }).update({ client_secret: encryptWithKey(current, owner, secret) });
+      await trx('app_auth_sso_providers')
+        .where({ id: provider.id })
+        .update({ client_secret: encryptWithKey(current, owner, secret) });
       report.reencrypted++;
     }
   });

@@ -80,7 +80,10 @@ describe('Single sign-on: first sign-in and linked accounts', () => {
     const right = await client.submit('/auth/sso/link', { password: PASSWORD });
     expect(right.status, right.text).to.equal(303);
     expect(right.headers.location).to.equal('/account');
-    expect(await ctx.db('app_auth_accounts').where({ user_id: user.id }).orderBy('provider').pluck('provider')).to.deep.equal(['credential', `sso:${provider.id}`]);
+    expect(await ctx.db('app_auth_accounts').where({ user_id: user.id }).orderBy('provider').pluck('provider')).to.deep.equal([
+      'credential',
+      `sso:${provider.id}`,
+    ]);
     expect(await sessionsOf(ctx, user.id)).to.equal(1);
     const actions = (await eventsSince(ctx, mark)).map((event) => event.action);
     expect(actions).to.deep.equal(['auth.sso_link_requested', 'auth.login_failed', 'auth.sso_linked', 'auth.login']);

@@ -7,7 +7,7 @@ import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../
 import { FormClient, useFakeClock, type FakeClock } from '../support/form-client.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestIdp, walkProvider, type TestIdp } from './idp.js';
 
-export const SITE = 'http://site.test';
+const SITE = 'http://site.test';
 
 export interface SsoSuite {
   app: App;

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
-export interface TestSubject {
+interface TestSubject {
   sub: string;
   email?: string;
   email_verified?: boolean;
@@ -69,8 +69,8 @@ export async function startTestIdp(redirectUris: string[]): Promise<TestIdp> {
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    async findAccount(_ctx: unknown, sub: string) {
-      return { accountId: sub, claims: async () => ({ ...idp.subject, sub }) };
+    findAccount(_ctx: unknown, sub: string) {
+      return Promise.resolve({ accountId: sub, claims: () => Promise.resolve({ ...idp.subject, sub }) });
     },
     // The consent is given without asking (a first-party client).
     async loadExistingGrant(ctx: { oidc: { client: { clientId: string }; session: { accountId: string } } }) {

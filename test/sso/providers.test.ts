@@ -35,7 +35,7 @@ describe('/app/api/admin/sign-in/providers and /admin/sign-in', () => {
     });
     expect(created.body).not.to.have.property('client_secret');
 
-    const stored = await ctx.db('app_auth_sso_providers').where({ id }).first('client_secret');
+    const stored = (await ctx.db('app_auth_sso_providers').where({ id }).first('client_secret'))!;
     expect(stored.client_secret).to.match(/^v1\./);
     expect(stored.client_secret).not.to.include(CLIENT_SECRET);
     const dump = JSON.stringify(await ctx.db('app_auth_sso_providers').select('*'));
@@ -47,10 +47,13 @@ describe('/app/api/admin/sign-in/providers and /admin/sign-in', () => {
     expect(one.body.label).to.equal('Annuaire');
     for (const answer of [created, list, one]) expect(answer.text).not.to.include(CLIENT_SECRET);
 
-    const changed = await request(app).put(`${API}/${id}`).set('Cookie', admin.cookie).send({ label: 'Annuaire interne', client_secret: 'rotated-secret-value' });
+    const changed = await request(app)
+      .put(`${API}/${id}`)
+      .set('Cookie', admin.cookie)
+      .send({ label: 'Annuaire interne', client_secret: 'rotated-secret-value' });
     expect(changed.status).to.equal(200);
     expect(changed.text).not.to.include('rotated-secret-value');
-    const rotated = await ctx.db('app_auth_sso_providers').where({ id }).first('client_secret');
+    const rotated = (await ctx.db('app_auth_sso_providers').where({ id }).first('client_secret'))!;
     expect(rotated.client_secret).not.to.equal(stored.client_secret);
     expect(rotated.client_secret).not.to.include('rotated-secret-value');
 
@@ -59,7 +62,12 @@ describe('/app/api/admin/sign-in/providers and /admin/sign-in', () => {
     const removed = await request(app).delete(`${API}/${id}`).set('Cookie', admin.cookie);
     expect(removed.status).to.equal(204);
     expect(await ctx.db('app_auth_sso_providers').count({ n: '*' })).to.deep.equal([{ n: 0 }]);
-    expect(await ctx.db('app_auth_accounts').where({ provider: `sso:${id}` }).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
+    expect(
+      await ctx
+        .db('app_auth_accounts')
+        .where({ provider: `sso:${id}` })
+        .count({ n: '*' }),
+    ).to.deep.equal([{ n: 0 }]);
 
     const events = await eventsSince(ctx, mark);
     expect(events.map((event) => event.action)).to.deep.equal(['sign_in.provider_created', 'sign_in.provider_updated', 'sign_in.provider_deleted']);
@@ -72,7 +80,10 @@ describe('/app/api/admin/sign-in/providers and /admin/sign-in', () => {
     const member = await caller(ctx, { permissions: ['admin.access'] });
     expect((await request(app).get(API).set('Cookie', member.cookie)).status).to.equal(403);
     const admin = await caller(ctx, { role: 'admin' });
-    const bad = await request(app).post(API).set('Cookie', admin.cookie).send({ label: '', issuer: 'not a url', client_id: 'x', allowed_domains: ['not a domain'], extra: 1 });
+    const bad = await request(app)
+      .post(API)
+      .set('Cookie', admin.cookie)
+      .send({ label: '', issuer: 'not a url', client_id: 'x', allowed_domains: ['not a domain'], extra: 1 });
     expect(bad.status).to.equal(400);
     expect(bad.body.details.map((detail: { field: string }) => detail.field)).to.include.members(['label', 'issuer', 'allowed_domains.0', 'extra']);
     const insecure = await request(app).post(API).set('Cookie', admin.cookie).send({ label: 'X', issuer: 'http://idp.example.com', client_id: 'x' });
@@ -86,12 +97,28 @@ describe('/app/api/admin/sign-in/providers and /admin/sign-in', () => {
     const admin = await AdminClient.as(app, { role: 'admin' });
     const saved = await admin.post(
       '/admin/sign-in',
-      { label: 'Annuaire', issuer: suite.idp.issuer, client_id: 'site-test-client', client_secret: CLIENT_SECRET, scopes: 'openid email', allow_signup: '1', allowed_domains: 'example.org, example.com', signup_role: '', enabled: '1' },
+      {
+        label: 'Annuaire',
+        issuer: suite.idp.issuer,
+        client_id: 'site-test-client',
+        client_secret: CLIENT_SECRET,
+        scopes: 'openid email',
+        allow_signup: '1',
+        allowed_domains: 'example.org, example.com',
+        signup_role: '',
+        enabled: '1',
+      },
       '/admin/sign-in',
     );
     expect(saved.status, saved.text).to.equal(303);
-    const provider = await ctx.db('app_auth_sso_providers').first();
-    expect(provider).to.deep.include({ label: 'Annuaire', scopes: 'openid email', allow_signup: true, allowed_domains: ['example.org', 'example.com'], enabled: true });
+    const provider = (await ctx.db('app_auth_sso_providers').first())!;
+    expect(provider).to.deep.include({
+      label: 'Annuaire',
+      scopes: 'openid email',
+      allow_signup: true,
+      allowed_domains: ['example.org', 'example.com'],
+      enabled: true,
+    });
     const detail = await admin.follow(saved);
     expect(textOf(detail.text)).to.include(`http://site.test/auth/sso/${provider.id}/callback`);
     expect(detail.text).not.to.include(CLIENT_SECRET);

@@ -60,7 +60,9 @@ describe('Single sign-on refusals (a real OpenID Connect provider)', () => {
     expect(first.status).to.equal(303);
     await ctx.db('app_auth_sessions').delete();
     const mark = await auditMark(ctx);
-    const replay = await request(suite.app as Express).get(callback).set('Cookie', flowCookie);
+    const replay = await request(suite.app as Express)
+      .get(callback)
+      .set('Cookie', flowCookie);
     await expectRefused(suite, mark, replay, 400, 'token_rejected', ssoMessages.tokenRejected);
   });
 

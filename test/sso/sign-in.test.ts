@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { linkAccount } from '../../models/auth/linked-accounts.js';
 import { auditMark, eventsSince } from '../audit/helpers.js';
 import { makeUser } from '../support/fixtures.js';
-import { allSessions, makeProvider, sessionsOf, signInWith, useSsoSuite } from './helpers.js';
+import { makeProvider, sessionsOf, signInWith, useSsoSuite } from './helpers.js';
 
 describe('GET /auth/sso/:provider and its callback (a real OpenID Connect provider)', () => {
   const suite = useSsoSuite();
