@@ -17,11 +17,11 @@ export interface SsoSuite {
 }
 
 /** One app and one provider for the suite; data emptied before each test, the subject back to Ada. */
-export function useSsoSuite(env: Record<string, string | undefined> = {}): SsoSuite {
+export function useSsoSuite(env: () => Record<string, string | undefined> = () => ({})): SsoSuite {
   const suite = {} as SsoSuite;
   suite.clock = useFakeClock();
   before(async () => {
-    suite.app = createTestApp({ BASE_URL: SITE, ...env });
+    suite.app = createTestApp({ BASE_URL: SITE, ...env() });
     suite.ctx = contextOf(suite.app);
     // The provider accepts the callbacks of the first providers the tests create.
     suite.idp = await startTestIdp(Array.from({ length: 400 }, (_, index) => `${SITE}/auth/sso/${index + 1}/callback`));
