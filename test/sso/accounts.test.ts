@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ssoMessages } from '../../models/auth/messages.js';
+import { findUserById } from '../../models/auth/users.js';
 import { textOf } from '../support/admin-client.js';
 import { makeUser, PASSWORD } from '../support/fixtures.js';
 import { auditMark, eventsSince } from '../audit/helpers.js';
@@ -21,6 +22,8 @@ describe('Single sign-on: first sign-in and linked accounts', () => {
       { provider: `sso:${provider.id}`, account_id: 'subject-1', password_hash: null },
     ]);
     expect(await sessionsOf(ctx, user.id)).to.equal(1);
+    // Linked to a provider, it is no invitation waiting for its password.
+    expect((await findUserById(ctx, user.id))!.invitation).to.equal(null);
     expect((await eventsSince(ctx, mark)).map((event) => event.action)).to.deep.equal(['auth.sso_account_created', 'auth.login']);
     const account = await client.get('/account');
     expect(account.status).to.equal(200);
