@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ssoMessages } from '../../models/auth/messages.js';
 import { findUserById } from '../../models/auth/users.js';
 import { textOf } from '../support/admin-client.js';
-import { makeUser, PASSWORD } from '../support/fixtures.js';
+import { makeRole, makeUser, PASSWORD } from '../support/fixtures.js';
 import { auditMark, eventsSince } from '../audit/helpers.js';
 import { allSessions, makeProvider, sessionsOf, signInWith, useSsoSuite } from './helpers.js';
 
@@ -11,13 +11,16 @@ describe('Single sign-on: first sign-in and linked accounts', () => {
 
   it('creates an account at a first sign-in when the provider allows it and the domain is allowed', async () => {
     const { ctx } = suite;
-    const provider = await makeProvider(suite, { allow_signup: true, allowed_domains: ['Example.org'], signup_role: 'user' });
+    await makeRole(ctx, ['admin.access'], 'staff');
+    const provider = await makeProvider(suite, { allow_signup: true, allowed_domains: ['Example.org'], signup_role: 'staff' });
     const mark = await auditMark(ctx);
     const { answer, client } = await signInWith(suite, provider.id);
     expect(answer.status, answer.text).to.equal(303);
-    expect(answer.headers.location).to.equal('/account');
+    // The provider's role for new accounts: this one opens the administration.
+    expect(answer.headers.location).to.equal('/admin');
     const user = (await ctx.db('app_auth_users').where({ email: 'ada@example.org' }).first())!;
     expect(user).to.include({ name: 'Ada', email_verified: true });
+    expect((await findUserById(ctx, user.id))!.role).to.equal('staff');
     expect(await ctx.db('app_auth_accounts').where({ user_id: user.id }).select('provider', 'account_id', 'password_hash')).to.deep.equal([
       { provider: `sso:${provider.id}`, account_id: 'subject-1', password_hash: null },
     ]);
