@@ -4,6 +4,7 @@ import { ssoMessages } from '../../models/auth/messages.js';
 import { auditMark, eventsSince } from '../audit/helpers.js';
 import { textOf } from '../support/admin-client.js';
 import { FormClient } from '../support/form-client.js';
+import { countStatements } from '../support/statements.js';
 import { walkProvider } from './idp.js';
 import { makeUser } from '../support/fixtures.js';
 import { makeProvider, sessionsOf, signInWith, useSsoSuite } from './helpers.js';
@@ -35,6 +36,23 @@ describe('GET /auth/sso/:provider and its callback (a real OpenID Connect provid
     expect(events[0].target_id).to.equal(String(user.id));
     const admin = await client.get('/admin');
     expect(admin.status).to.equal(200);
+  });
+
+  it('costs 1 statement for the start and 3 for the callback of a linked account once discovery is kept', async () => {
+    const { ctx } = suite;
+    const provider = await makeProvider(suite);
+    const user = await makeUser(ctx, { email: 'ada@example.org' });
+    await linkAccount(ctx, user.id, provider.id, 'subject-1');
+    await signInWith(suite, provider.id);
+    const client = new FormClient(suite.app, suite.clock);
+    const start = await countStatements(ctx, () => client.get(`/auth/sso/${provider.id}`));
+    const callbackPath = await walkProvider(start.result.headers.location);
+    const callback = await countStatements(ctx, () => client.get(callbackPath));
+    expect(callback.result.status).to.equal(303);
+    // The start: the provider's row (its secret is read by the first discovery only, then kept).
+    expect(start.count, start.sql.join('\n')).to.equal(1);
+    // The callback: the provider, the linked account with its permissions, the session with its auth.login.
+    expect(callback.count, callback.sql.join('\n')).to.equal(3);
   });
 
   it('lands on the same-site `next` the sign-in started with', async () => {
