@@ -424,6 +424,36 @@ export interface TwoFactorInsert {
   updated_at?: TimestampInput;
 }
 
+/** A single sign-on provider (models/auth/sso-providers.ts); client_secret is encrypted (models/auth/two-factor-crypto.ts). */
+export interface SsoProviderRow {
+  id: number;
+  label: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string | null;
+  scopes: string;
+  allow_signup: boolean;
+  allowed_domains: string[];
+  signup_role_id: number | null;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface SsoProviderInsert {
+  id?: number;
+  label: string;
+  issuer: string;
+  client_id: string;
+  client_secret?: string | null;
+  scopes?: string;
+  allow_signup?: boolean;
+  allowed_domains?: string[];
+  signup_role_id?: number | null;
+  enabled?: boolean;
+  created_at?: TimestampInput;
+  updated_at?: TimestampInput;
+}
+
 export interface RecoveryCodeRow {
   id: number;
   user_id: number;
@@ -539,6 +569,7 @@ export interface AppTables {
   app_page_revision_prune_state: Table<PageRevisionPruneStateRow>;
   app_auth_two_factor: Table<TwoFactorRow, TwoFactorInsert>;
   app_auth_recovery_codes: Table<RecoveryCodeRow, RecoveryCodeInsert>;
+  app_auth_sso_providers: Table<SsoProviderRow, SsoProviderInsert>;
   app_auth_pending_logins: Table<PendingLoginRow, PendingLoginInsert>;
   app_upload_blobs: Table<UploadBlobRow, UploadBlobInsert>;
   app_site_settings: Table<SiteSettingsRow, Partial<SiteSettingsRow>>;

@@ -113,6 +113,11 @@ export class Mailer {
     return this.sendLogged('password-reset', email, { email, link: this.link('auth/reset', { email, token }) });
   }
 
+  /** Proves an existing account before it is linked to a single sign-on provider; link to /auth/sso/link/confirm. */
+  ssoLinkConfirm(email: string, provider: string, token: string): Promise<void> {
+    return this.sendLogged('sso-link-confirm', email, { email, provider, link: this.link('auth/sso/link/confirm', { email, token }) });
+  }
+
   /** PasswordChangedEmail: notice after a password change. */
   passwordChanged(email: string): Promise<void> {
     return this.sendLogged('password-changed', email, { email, link: this.link('auth/forgot', { email }) });

@@ -7,6 +7,7 @@ import * as profile from '../controllers/account/profile.js';
 import * as twoFactor from '../controllers/account/two-factor.js';
 import * as forms from '../controllers/admin/schemas.js';
 import type { AppContext } from '../lib/context.js';
+import { ssoParams } from '../controllers/auth/schemas.js';
 import { createCsrf } from '../middleware/csrf.js';
 import { notFound } from '../middleware/error-handler.js';
 import { requireUser } from '../middleware/require-auth.js';
@@ -84,6 +85,14 @@ export const profileRoutes: AnyRoute[] = [
     handler: profile.savePicture,
   }),
   route({ method: 'post', path: '/picture/delete', access: 'user', form: { name: 'picture', rerender: page }, handler: profile.removePicture }),
+  route({
+    method: 'post',
+    path: '/sso/:provider/delete',
+    access: 'user',
+    params: ssoParams,
+    form: { name: 'sso', rerender: page },
+    handler: profile.unlinkProvider,
+  }),
   route({ method: 'post', path: '/sessions/delete-others', access: 'user', form: { name: 'sessions', rerender: page }, handler: profile.revokeOtherSessions }),
   route({
     method: 'post',

@@ -9,6 +9,7 @@ import { createFirstRunGate, createStaleFirstRunRefusal, handleFirstRun } from '
 import { handleLogin } from '../controllers/auth/login.js';
 import { handleLogout } from '../controllers/auth/logout.js';
 import { handleSecondFactor, showSecondFactor } from '../controllers/auth/two-factor.js';
+import * as sso from '../controllers/auth/sso.js';
 import { logoutLocals, showConfirm, showForgot, showLogin, showLogout, showRegister, showReset, showSetup } from '../controllers/auth/pages.js';
 import { handleForgot, handleResend } from '../controllers/auth/recovery.js';
 import { handleRegister } from '../controllers/auth/register.js';
@@ -24,6 +25,10 @@ import {
   secondFactorSchema,
   segmentParams,
   setupSchema,
+  ssoCallbackQuery,
+  ssoLinkSchema,
+  ssoParams,
+  ssoStartQuery,
 } from '../controllers/auth/schemas.js';
 import { handleConfirm, handleReset, handleSetup } from '../controllers/auth/tokens.js';
 import { createAntiBot } from '../middleware/anti-bot.js';
@@ -75,6 +80,34 @@ const forms: AnyRoute[] = [
     form: authForm('two-factor', (_call, locals) => ({ ...locals, pending: locals.errorCode !== 'second_factor_expired' })),
     handler: handleSecondFactor,
   }),
+  // Single sign-on: an existing account proves itself before it is linked (services/sso.ts).
+  // Its password is a login's password step, on the login's budget.
+  route({
+    method: 'post',
+    path: '/sso/link',
+    access: 'anyone',
+    body: ssoLinkSchema,
+    limit: 'login',
+    form: { name: 'sso-link', rerender: sso.rerenderSsoLink },
+    handler: sso.proveSsoLinkByPassword,
+  }),
+  route({
+    method: 'post',
+    path: '/sso/link/email',
+    access: 'anyone',
+    limit: 'forgot_password',
+    form: { name: 'sso-link', rerender: sso.rerenderSsoLink },
+    handler: sso.proveSsoLinkByEmail,
+  }),
+  route({
+    method: 'post',
+    path: '/sso/link/confirm',
+    access: 'anyone',
+    body: confirmSchema,
+    limit: 'verify_email',
+    form: linkForm('sso-link-confirm'),
+    handler: sso.confirmSsoLinkByEmail,
+  }),
   // Its button sits on the login page, after an email_unverified failure.
   route({
     method: 'post',
@@ -103,6 +136,10 @@ const pages: AnyRoute[] = [
   route({ method: 'get', path: '/setup', access: 'anyone', query: pageQuery, handler: showSetup }),
   route({ method: 'get', path: '/logout', access: 'anyone', query: pageQuery, handler: showLogout }),
   route({ method: 'get', path: '/2fa', access: 'anyone', query: pageQuery, handler: showSecondFactor }),
+  route({ method: 'get', path: '/sso/link', access: 'anyone', query: pageQuery, handler: sso.showSsoLink }),
+  route({ method: 'get', path: '/sso/link/confirm', access: 'anyone', query: pageQuery, handler: sso.showSsoLinkConfirm }),
+  route({ method: 'get', path: '/sso/:provider', access: 'anyone', params: ssoParams, query: ssoStartQuery, handler: sso.startSso }),
+  route({ method: 'get', path: '/sso/:provider/callback', access: 'anyone', params: ssoParams, query: ssoCallbackQuery, handler: sso.finishSso }),
 ];
 
 // /auth, /auth/login and any unknown segment show login, so their POST is a login.

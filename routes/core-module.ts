@@ -11,6 +11,7 @@ import { CORE_DASHBOARD } from '../controllers/admin/core-dashboard.js';
 import { CORE_AUDIT_ACTIONS, CORE_AUDIT_TARGETS } from '../controllers/audit/core-actions.js';
 import { roleApiRoutes } from './api/roles.js';
 import { profileApiRoutes, userApiRoutes } from './api/users.js';
+import { SIGN_IN_MANAGE, signInAdminRoutes, signInApiRoutes } from './sign-in.js';
 
 export const coreModule: SiteModule = {
   name: 'core',
@@ -22,9 +23,10 @@ export const coreModule: SiteModule = {
     site.adminScreen('users', { href: '/admin/users', label: 'Utilisateurs', permission: 'users.view' });
     site.adminScreen('roles', { href: '/admin/roles', label: 'Rôles', permission: 'roles.view' });
     site.adminScreen('audit', { href: '/admin/audit', label: 'Journal', permission: 'audit.view' });
+    site.adminScreen('sign_in', { href: '/admin/sign-in', label: 'Moyens de connexion', permission: SIGN_IN_MANAGE });
     // The profile rows come first: their fixed segments must win over /users/:id.
-    site.apiRoutes([...profileApiRoutes, ...userApiRoutes, ...roleApiRoutes, ...auditApiRoutes]);
-    site.adminRoutes([...coreAdminRoutes, ...auditAdminRoutes]);
+    site.apiRoutes([...profileApiRoutes, ...userApiRoutes, ...roleApiRoutes, ...auditApiRoutes, ...signInApiRoutes]);
+    site.adminRoutes([...coreAdminRoutes, ...auditAdminRoutes, ...signInAdminRoutes]);
     site.fieldLabels(CORE_FIELD_LABELS);
     site.auditActions(CORE_AUDIT_ACTIONS);
     site.auditTargets(CORE_AUDIT_TARGETS);

@@ -17,6 +17,8 @@ import { adminMessages, adminTitles } from '../admin/messages.js';
 import { authPageMessages } from '../auth/messages.js';
 import { flash, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { outboxFolder } from '../../services/mail-policy.js';
+import { listLinkedAccounts } from '../../models/auth/linked-accounts.js';
+import { unlinkOwnAccount } from '../../services/sso-accounts.js';
 
 type None = Record<string, never>;
 
@@ -41,6 +43,7 @@ export async function showProfile(call: AnyCall, locals: FormLocals = {}, status
       base: base(req),
       sessions,
       others: sessions.filter((session) => !session.current).length,
+      linkedAccounts: await listLinkedAccounts(ctx, callerOf(req).id),
       // The rules of a new password, shown until the strength meter takes over.
       passwordRules: authPageMessages.passwordRules,
       ...locals,
@@ -97,6 +100,12 @@ export async function revokeSession({ ctx, req, res, params }: Call<{ sessionId:
     return res.redirect(303, '/auth/login?done=logout');
   }
   redirectWithFlash(req, res, base(req), adminMessages.sessionRevoked);
+}
+
+// POST …/sso/:provider/delete — «Délier»: refused when it is the account's last way to sign in.
+export async function unlinkProvider({ ctx, origin, req, res, params }: Call<{ provider: number }>): Promise<void> {
+  const label = await unlinkOwnAccount(ctx, origin, callerOf(req), params.provider);
+  redirectWithFlash(req, res, base(req), adminMessages.providerUnlinked(label));
 }
 
 // POST …/sessions/delete-others — «Déconnecter toutes les autres sessions».

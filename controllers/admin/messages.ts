@@ -58,6 +58,10 @@ export const adminMessages = {
     description: 'Le courriel du compte change une fois ce bouton utilisé ; l’ancienne adresse ne sert plus à se connecter.',
   },
   profileEmailInvalid: 'Ce lien de confirmation est invalide ou a expiré. Une nouvelle demande est nécessaire.',
+  providerUnlinked: (label: string) => `Le compte n’est plus lié à ${label}.`,
+  providerCreated: (label: string) => `Le fournisseur ${label} est ajouté. L’adresse de retour ci-dessous est à déclarer chez lui.`,
+  providerSaved: 'Le fournisseur est enregistré.',
+  providerDeleted: (label: string) => `Le fournisseur ${label} est supprimé, et les liaisons des comptes avec lui.`,
   profilePasswordSaved: 'Le mot de passe est modifié. Les autres sessions sont fermées.',
   passwordsDiffer: 'Les deux mots de passe ne correspondent pas.',
   pictureSaved: 'La photo est enregistrée.',
@@ -92,6 +96,7 @@ export const adminTitles = {
   role: (label: string) => `Rôle ${label}`,
   deleteRole: (label: string) => `Supprimer le rôle ${label}`,
   audit: 'Journal',
+  signIn: 'Moyens de connexion',
   profile: 'Mon profil',
   deleteOwnAccount: 'Supprimer mon compte',
 };

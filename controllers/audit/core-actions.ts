@@ -5,6 +5,7 @@ import { linkById, type AuditAction, type AuditTarget } from '../../lib/modules.
 
 const userLink = linkById('/admin/users');
 const roleLink = linkById('/admin/roles');
+const providerLink = linkById('/admin/sign-in');
 
 export const CORE_AUDIT_ACTIONS: Record<string, AuditAction> = {
   'auth.first_admin_created': { label: 'Premier administrateur créé (première configuration)', target: userLink },
@@ -41,6 +42,15 @@ export const CORE_AUDIT_ACTIONS: Record<string, AuditAction> = {
   'user.suspended': { label: 'Compte suspendu', target: userLink },
   'user.restored': { label: 'Compte rétabli', target: userLink },
   'user.deleted': { label: 'Compte supprimé' },
+  'auth.sso_refused': { label: 'Connexion par un fournisseur refusée' },
+  'auth.sso_account_created': { label: 'Compte créé à la première connexion par un fournisseur', target: userLink },
+  'auth.sso_link_requested': { label: 'Liaison à un fournisseur demandée (compte existant à prouver)', target: userLink },
+  'auth.sso_link_emailed': { label: 'Lien de liaison à un fournisseur envoyé', target: userLink },
+  'auth.sso_linked': { label: 'Compte lié à un fournisseur de connexion', target: userLink },
+  'auth.sso_unlinked': { label: 'Compte délié d’un fournisseur de connexion', target: userLink },
+  'sign_in.provider_created': { label: 'Fournisseur de connexion ajouté', target: providerLink },
+  'sign_in.provider_updated': { label: 'Fournisseur de connexion modifié', target: providerLink },
+  'sign_in.provider_deleted': { label: 'Fournisseur de connexion supprimé' },
   'role.created': { label: 'Rôle créé', target: roleLink },
   'role.updated': { label: 'Rôle modifié', target: roleLink },
   'role.deleted': { label: 'Rôle supprimé' },
@@ -49,4 +59,5 @@ export const CORE_AUDIT_ACTIONS: Record<string, AuditAction> = {
 export const CORE_AUDIT_TARGETS: Record<string, AuditTarget> = {
   user: { label: 'Compte', permission: 'users.view' },
   role: { label: 'Rôle', permission: 'roles.view' },
+  sso_provider: { label: 'Fournisseur de connexion', permission: 'sign_in.manage' },
 };

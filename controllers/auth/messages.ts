@@ -2,7 +2,8 @@
 // «avec succès». Model errors carry their own messages (models/auth/messages.ts).
 import { OUTBOX_FOR_VISITORS } from '../../lib/messages.js';
 
-export type AuthPage = 'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout' | 'two-factor';
+export type AuthPage =
+  'first-run' | 'login' | 'register' | 'forgot' | 'reset' | 'confirm' | 'setup' | 'logout' | 'two-factor' | 'sso-link' | 'sso-link-confirm';
 
 export const authPageTexts: Record<AuthPage, { title: string; description: string }> = {
   'first-run': {
@@ -16,6 +17,14 @@ export const authPageTexts: Record<AuthPage, { title: string; description: strin
   confirm: { title: 'Vérification du courriel', description: 'Confirmation de l’adresse de courriel du compte.' },
   setup: { title: 'Activer le compte', description: 'Choix du mot de passe qui activera le compte.' },
   logout: { title: 'Déconnexion', description: 'Fermeture de la session sur cet appareil.' },
+  'sso-link': {
+    title: 'Lier le compte',
+    description: 'Un compte du site a déjà ce courriel : il doit être prouvé avant d’être lié au fournisseur de connexion.',
+  },
+  'sso-link-confirm': {
+    title: 'Lier le compte',
+    description: 'Confirmation de la liaison du compte au fournisseur de connexion.',
+  },
   'two-factor': {
     title: 'Vérification en deux étapes',
     description: 'Le code à 6 chiffres affiché par l’application d’authentification, ou un code de secours.',

@@ -7,6 +7,7 @@ import { setupCodeRequired } from '../../lib/setup-code.js';
 import type { AnyCall, FormLocals, FormSpec } from '../../routes/define.js';
 import { wantsJson } from '../../middleware/error-handler.js';
 import { isRegistrationOpen, needsFirstRun } from '../../models/auth/registration.js';
+import { listSsoProviders } from '../../models/auth/sso-providers.js';
 import { authPageMessages, authPageTexts, type AuthPage } from './messages.js';
 
 export interface PageLocals extends FormLocals {
@@ -32,6 +33,8 @@ export async function renderAuthPage(ctx: AppContext, req: Request, res: Respons
     // The modules' boxes (lib/modules.ts FirstRunChoice), unticked at first.
     firstRunChoices: firstRun ? ctx.site.firstRunChoices.map(({ field, label, hint }) => ({ field, label, hint })) : [],
     next: safeNextPath(((req.body ?? {}) as { next?: unknown }).next ?? req.query.next),
+    // One button per enabled single sign-on provider.
+    ssoProviders: shown === 'login' ? (await listSsoProviders(ctx, { enabledOnly: true })).map(({ id, label }) => ({ id, label })) : [],
     values: {},
     ...locals,
   });

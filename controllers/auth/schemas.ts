@@ -100,3 +100,20 @@ export const pageQuery = Joi.object<PageQuery>({ email: shown(254), token: shown
 
 /** `/:segment` of the pages and forms that answer any segment (login, first run). */
 export const segmentParams = Joi.object<{ segment?: string }>({ segment: text() });
+
+/** `/auth/sso/:provider`: the provider's id. */
+export const ssoParams = Joi.object<{ provider: number }>({ provider: Joi.number().integer().min(1).max(2_147_483_647).required().label('Fournisseur') });
+export const ssoStartQuery = Joi.object<{ next?: string }>({ next });
+// The provider's answer (RFC 6749 §4.1.2, RFC 9207 `iss`): read again by openid-client from the URL.
+const answer = text().allow('').max(4000);
+export const ssoCallbackQuery = Joi.object({
+  code: answer,
+  state: answer,
+  iss: answer,
+  error: answer,
+  error_description: answer,
+  error_uri: answer,
+  session_state: answer,
+  scope: answer,
+});
+export const ssoLinkSchema = Joi.object<{ password: string }>({ password: password('Mot de passe') });

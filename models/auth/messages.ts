@@ -16,6 +16,31 @@ export const authMessages = {
   lastAdministrator: 'Le dernier administrateur ne peut pas perdre le rôle admin.',
   sessionNotFound: 'Session introuvable.',
   unknownRole: 'Ce rôle n’existe pas.',
+  ssoProviderNotFound: 'Fournisseur de connexion introuvable.',
+  ssoLabelTaken: 'Un fournisseur de connexion porte déjà ce libellé.',
+} as const;
+
+/** Why a single sign-on was refused (the page says it; the audit event names the reason). */
+export const ssoMessages = {
+  providerUnavailable: 'Ce fournisseur de connexion n’existe pas ou est désactivé.',
+  providerDown: 'Le fournisseur de connexion ne répond pas. Un nouvel essai est possible dans quelques minutes, ou la connexion par mot de passe.',
+  flowMissing: 'Cette connexion n’a pas été commencée depuis ce navigateur, ou a expiré (10 minutes). Elle doit être reprise depuis la page de connexion.',
+  stateMismatch: 'La réponse du fournisseur ne correspond pas à la connexion commencée ici. Elle doit être reprise depuis la page de connexion.',
+  providerRefused: 'Le fournisseur de connexion a refusé la connexion.',
+  tokenRejected:
+    'La réponse du fournisseur n’a pas pu être vérifiée (jeton invalide, expiré ou déjà utilisé). La connexion doit être reprise depuis la page de connexion.',
+  emailMissing: 'Le fournisseur n’a pas donné de courriel vérifié pour ce compte : aucun compte ne peut lui être associé.',
+  domainRefused: 'Ce fournisseur ne permet pas de créer un compte avec un courriel de ce domaine. Un administrateur peut créer le compte.',
+  signupClosed:
+    'Aucun compte du site n’est lié à ce compte du fournisseur, et ce fournisseur ne permet pas d’en créer. Un administrateur peut créer le compte.',
+  accountSuspended: authMessages.accountSuspended,
+  linkGone: 'Cette demande de liaison a expiré (15 minutes). La connexion avec le fournisseur doit être reprise.',
+  linkProved: (provider: string) => `Le compte est maintenant lié à ${provider}.`,
+  linkEmailSent: 'Un lien de confirmation a été envoyé au courriel du compte. Il est valable 1 heure.',
+  lastWayToSignIn: 'C’est le dernier moyen de connexion de ce compte : un mot de passe doit d’abord être défini, ou un autre fournisseur lié.',
+  linkNotFound: 'Ce compte n’est pas lié à ce fournisseur.',
+  issuerNotHttps: 'L’adresse de l’émetteur doit commencer par https:// (http:// n’est accepté que pour un fournisseur sur cette machine, hors production).',
+  alreadyLinked: 'Ce compte du fournisseur est déjà lié à un compte du site, ou ce compte du site est déjà lié à un autre compte de ce fournisseur.',
 } as const;
 
 export const twoFactorServiceMessages = {

@@ -44,6 +44,12 @@ export const CORE_PERMISSION_SECTIONS: PermissionSectionSeed[] = [
     position: 40,
     permissions: [{ key: 'audit.view', label: 'Consulter le journal' }],
   },
+  {
+    key: 'sign_in',
+    label: 'Connexion',
+    position: 50,
+    permissions: [{ key: 'sign_in.manage', label: 'Gérer les moyens de connexion' }],
+  },
 ];
 
 /**

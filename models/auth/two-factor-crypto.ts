@@ -25,21 +25,23 @@ function keyOf(ctx: AppContext): Buffer {
   return ctx.memo.twoFactorKey;
 }
 
-function encryptWithKey(key: Buffer, userId: number, secret: string): string {
+// The additional data names what the secret belongs to: `user:<id>` for a TOTP secret,
+// `sso-provider:<id>` for a provider's client secret (models/auth/sso-providers.ts).
+function encryptWithKey(key: Buffer, owner: number | string, secret: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(`user:${userId}`));
+  cipher.setAAD(Buffer.from(typeof owner === 'number' ? `user:${owner}` : owner));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return VERSION + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url');
 }
 
-function decryptWithKey(key: Buffer, userId: number, stored: string): string | undefined {
+function decryptWithKey(key: Buffer, owner: number | string, stored: string): string | undefined {
   if (!stored.startsWith(VERSION)) return undefined;
   const raw = Buffer.from(stored.slice(VERSION.length), 'base64url');
   if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
-    decipher.setAAD(Buffer.from(`user:${userId}`));
+    decipher.setAAD(Buffer.from(typeof owner === 'number' ? `user:${owner}` : owner));
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {
@@ -54,6 +56,24 @@ export function encryptSecret(ctx: AppContext, userId: number, secret: string): 
 /** The secret, or undefined when it cannot be decrypted (another key, another account, damage). */
 export function decryptSecret(ctx: AppContext, userId: number, stored: string): string | undefined {
   return decryptWithKey(keyOf(ctx), userId, stored);
+}
+
+/** Any other short secret of the site under the same key, bound to what it belongs to (`owner`, e.g. `sso-flow`). */
+export function sealWithSiteKey(ctx: AppContext, owner: string, text: string): string {
+  return encryptWithKey(keyOf(ctx), owner, text);
+}
+
+export function openWithSiteKey(ctx: AppContext, owner: string, stored: string): string | undefined {
+  return decryptWithKey(keyOf(ctx), owner, stored);
+}
+
+/** A single sign-on provider's client secret, bound to its row (the same key as the TOTP secrets). */
+export function encryptProviderSecret(ctx: AppContext, providerId: number, secret: string): string {
+  return encryptWithKey(keyOf(ctx), `sso-provider:${providerId}`, secret);
+}
+
+export function decryptProviderSecret(ctx: AppContext, providerId: number, stored: string): string | undefined {
+  return decryptWithKey(keyOf(ctx), `sso-provider:${providerId}`, stored);
 }
 
 export interface RekeyReport {
@@ -95,6 +115,25 @@ export async function reencryptSecrets(db: Knex, previousSessionSecret: string, 
         report.reencrypted++;
       }
       if (Object.keys(update).length > 0) await trx('app_auth_two_factor').where({ user_id: row.user_id }).update(update);
+    }
+    // The single sign-on providers' client secrets live under the same key.
+    const providers = await trx('app_auth_sso_providers').whereNotNull('client_secret').forUpdate().select('id', 'client_secret');
+    for (const provider of providers) {
+      const owner = `sso-provider:${provider.id}`;
+      const stored = provider.client_secret ?? '';
+      if (decryptWithKey(current, owner, stored) !== undefined) {
+        report.current++;
+        continue;
+      }
+      const secret = decryptWithKey(previous, owner, stored);
+      if (secret === undefined) {
+        report.unreadable++;
+        continue;
+      }
+      await trx('app_auth_sso_providers')
+        .where({ id: provider.id })
+        .update({ client_secret: encryptWithKey(current, owner, secret) });
+      report.reencrypted++;
     }
   });
   return report;

@@ -35,12 +35,13 @@ export function normalizeEmail(email: string): string {
 }
 
 // Effective roles: the primary role plus the assigned ones, primary first. An account
-// without a password ('credential' account) is an invitation not yet followed; its
+// without a password ('credential' account) nor a link to a single sign-on provider is
+// an invitation not yet followed; its
 // expiry is the latest setup link's, written like JSON writes a Date.
 export const USER_COLUMNS = `
   u.id, u.email, u.name, r.name AS role, u.email_verified, u.image, u.created_at, u.updated_at,
   u.suspended_at, u.suspended_reason,
-  CASE WHEN NOT EXISTS (SELECT 1 FROM app_auth_accounts ca WHERE ca.user_id = u.id AND ca.provider = 'credential') THEN
+  CASE WHEN NOT EXISTS (SELECT 1 FROM app_auth_accounts ca WHERE ca.user_id = u.id) THEN
     json_build_object('pending', true, 'expires_at', (
       SELECT to_char(max(iv.expires_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
       FROM app_auth_verifications iv WHERE iv.user_id = u.id AND iv.kind = 'account_setup'))

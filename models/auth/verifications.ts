@@ -15,6 +15,10 @@ export const TOKEN_LIFETIMES_MS = {
   account_setup: 48 * 3_600_000,
   /** Link of EmailChangeConfirmEmail, sent to the new address. */
   email_change: 24 * 3_600_000,
+  /** A single sign-on waiting for the existing account's password (its token in this browser's cookie). */
+  sso_link: 15 * 60_000,
+  /** Link of the email that proves an existing account before it is linked to a provider. */
+  sso_link_email: 1 * 3_600_000,
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_LIFETIMES_MS;
@@ -71,6 +75,17 @@ export async function consumeToken(ctx: AppContext, kind: TokenKind, identifier:
 /** Deletes every pending link of the account (suspension); returns how many there were. */
 export async function voidTokensOfUser(ctx: AppContext, userId: number): Promise<number> {
   return ctx.db('app_auth_verifications').where({ user_id: userId }).delete();
+}
+
+/** The live token of this kind, without consuming it (a page that shows what the token is about). */
+export async function peekToken(ctx: AppContext, kind: TokenKind, token: string): Promise<ConsumedToken | undefined> {
+  const row = await ctx
+    .db('app_auth_verifications')
+    .where({ kind, token_hash: hashToken(token) })
+    .andWhere('expires_at', '>', ctx.clock.now())
+    .whereNotIn('user_id', ctx.db('app_auth_users').whereNotNull('suspended_at').select('id'))
+    .first('user_id', 'identifier', 'payload');
+  return row ? { userId: row.user_id, identifier: row.identifier, payload: row.payload ?? {} } : undefined;
 }
 
 /** Tells whether a token would be accepted, without consuming it (to pre-check a form). */

@@ -309,6 +309,7 @@ describe('administration in a browser', function () {
       ['role-edit', `/admin/roles/${roleId}`, 'Rôle redaction'],
       ['role-delete', `/admin/roles/${roleId}/delete`, 'Supprimer le rôle redaction'],
       ['audit-log', '/admin/audit', 'Journal'],
+      ['sign-in', '/admin/sign-in', 'Moyens de connexion'],
       ['pages-tree', '/admin/pages', 'Pages'],
       ['page-new', '/admin/pages/new', 'Nouvelle page'],
       ['page-edit', pagePath, 'Page Accueil du site'],

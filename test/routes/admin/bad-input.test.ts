@@ -62,6 +62,7 @@ function profileCases(prefix: string): Case[] {
       status: 400,
       why: 'markup in the code',
     },
+    { row: `POST ${prefix}/sso/:provider/delete`, path: `${prefix}/sso/abc/delete`, status: 400, why: 'provider id not a number' },
     { row: `GET ${prefix}/delete`, path: `${prefix}/delete?x=%00`, status: 200, why: 'unknown query parameters are ignored' },
     { row: `POST ${prefix}/delete`, path: `${prefix}/delete`, fields: { current_password: '' }, status: 400, why: 'empty current password' },
     { row: `POST ${prefix}/delete`, path: `${prefix}/delete`, fields: { current_password: ['a', 'b'] }, status: 400, why: 'password given twice' },
@@ -285,6 +286,25 @@ const SITE_CASES: Case[] = [
     why: 'a label given twice',
   },
   { row: 'POST /admin/menus/:name', path: '/admin/menus/sidebar', fields: { action: 'save' }, status: 404, why: 'no such menu' },
+  // Single sign-on providers
+  { row: 'GET /admin/sign-in', path: '/admin/sign-in?x=%00', status: 200, why: 'unknown query parameters are ignored' },
+  {
+    row: 'POST /admin/sign-in',
+    path: '/admin/sign-in',
+    fields: { label: '', issuer: 'not a url', client_id: '' },
+    status: 400,
+    why: 'empty label, issuer not a URL',
+  },
+  {
+    row: 'POST /admin/sign-in',
+    path: '/admin/sign-in',
+    fields: { label: 'A', issuer: 'https://idp.example.com', client_id: 'c', allowed_domains: 'example.org not_a_domain' },
+    status: 400,
+    why: 'a domain that is not one',
+  },
+  { row: 'GET /admin/sign-in/:id', path: '/admin/sign-in/abc', status: 404, why: 'id not a number' },
+  { row: 'POST /admin/sign-in/:id', path: '/admin/sign-in/abc', fields: { label: 'A' }, status: 404, why: 'id not a number' },
+  { row: 'POST /admin/sign-in/:id/delete', path: '/admin/sign-in/abc/delete', status: 404, why: 'id not a number' },
   // The profile page, in both places
   ...profileCases('/admin/profile'),
   ...profileCases('/account'),

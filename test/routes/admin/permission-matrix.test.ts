@@ -8,6 +8,7 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import type { User } from '../../../models/auth/users.js';
 import { createRedirect } from '../../../models/pages/redirects.js';
+import { insertSsoProvider } from '../../../models/auth/sso-providers.js';
 import { profileRoutes } from '../../../routes/account.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
@@ -28,6 +29,8 @@ const revision = async (f: Fixture) =>
       .first('revision'))!.revision,
   );
 const media = async (f: Fixture) => `/admin/media/${(await f.media()).id}`;
+// A single sign-on provider of the fixture's database, made for the sample that needs it.
+const providerId = async (f: Fixture) => (await insertSsoProvider(f.ctx, { label: `P ${unique()}`, issuer: 'https://idp.example.com', client_id: 'c' })).id;
 
 function profileSamples(prefix: string): Record<string, Sample> {
   return {
@@ -56,6 +59,8 @@ function profileSamples(prefix: string): Record<string, Sample> {
       fields: () => ({ current_password: PASSWORD, code: '123456' }),
     },
     [`POST ${prefix}/2fa/disable`]: { ok: 409, path: () => `${prefix}/2fa/disable`, fields: () => ({ current_password: PASSWORD, code: '123456' }) },
+    // Not linked to that provider: the guard let the caller through to the model's answer.
+    [`POST ${prefix}/sso/:provider/delete`]: { ok: 404, path: () => `${prefix}/sso/999999/delete` },
     [`GET ${prefix}/delete`]: { ok: 200, path: () => `${prefix}/delete` },
     // The fixture holds another administrator: even an administrator caller may leave.
     [`POST ${prefix}/delete`]: { ok: 303, path: () => `${prefix}/delete`, fields: () => ({ current_password: PASSWORD }) },
@@ -91,6 +96,20 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'POST /admin/users/:id/roles': { ok: 303, path: (f) => `/admin/users/${f.target.id}/roles`, fields: (f) => ({ role_id: String(f.spareRoleId) }) },
   'POST /admin/users/:id/roles/:roleId/delete': { ok: 303, path: (f) => `/admin/users/${f.target.id}/roles/${f.heldRoleId}/delete` },
   // Roles
+  // Single sign-on providers (sign_in.manage)
+  'GET /admin/sign-in': { ok: 200, path: () => '/admin/sign-in' },
+  'POST /admin/sign-in': {
+    ok: 303,
+    path: () => '/admin/sign-in',
+    fields: () => ({ label: `P ${unique()}`, issuer: 'https://idp.example.com', client_id: 'c', enabled: '1' }),
+  },
+  'GET /admin/sign-in/:id': { ok: 200, path: async (f) => `/admin/sign-in/${await providerId(f)}` },
+  'POST /admin/sign-in/:id': {
+    ok: 303,
+    path: async (f) => `/admin/sign-in/${await providerId(f)}`,
+    fields: () => ({ label: `P ${unique()}`, issuer: 'https://idp.example.com', client_id: 'c' }),
+  },
+  'POST /admin/sign-in/:id/delete': { ok: 303, path: async (f) => `/admin/sign-in/${await providerId(f)}/delete` },
   'GET /admin/roles': { ok: 200, path: () => '/admin/roles' },
   'GET /admin/roles/new': { ok: 200, path: () => '/admin/roles/new' },
   'POST /admin/roles': {

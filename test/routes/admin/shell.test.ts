@@ -41,6 +41,7 @@ describe('/admin shell', () => {
       '/admin/users',
       '/admin/roles',
       '/admin/audit',
+      '/admin/sign-in',
       '/admin/pages',
       '/admin/media',
       '/admin/redirects',

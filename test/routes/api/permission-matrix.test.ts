@@ -12,8 +12,12 @@ import type { User } from '../../../models/auth/users.js';
 import type { Access } from '../../../routes/define.js';
 import { contextOf, createTestApp, resetData, type App } from '../../support/app.js';
 import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser, type LoggedIn } from '../../support/fixtures.js';
+import { insertSsoProvider } from '../../../models/auth/sso-providers.js';
 import { describeAccess, makeFixture, mounted, registeredRows, unique, type ApiSample, type Fixture } from '../../support/route-table.js';
 import { fixtureModules } from '../../support/modules.js';
+
+// A single sign-on provider of the fixture's database, made for the sample that needs it.
+const providerId = async (f: Fixture) => (await insertSsoProvider(f.ctx, { label: `P ${unique()}`, issuer: 'https://idp.example.com', client_id: 'c' })).id;
 
 type Sample = ApiSample;
 
@@ -95,6 +99,16 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'PUT /roles/:id': { ok: 200, path: (f) => `/roles/${f.spareRoleId}`, body: () => ({ description: 'Modifié' }) },
   'DELETE /roles/:id': { ok: 204, path: (f) => `/roles/${f.spareRoleId}` },
   'GET /permissions': { ok: 200, path: () => '/permissions' },
+  // Single sign-on providers (sign_in.manage)
+  'GET /admin/sign-in/providers': { ok: 200, path: () => '/admin/sign-in/providers' },
+  'POST /admin/sign-in/providers': {
+    ok: 201,
+    path: () => '/admin/sign-in/providers',
+    body: () => ({ label: `P ${unique()}`, issuer: 'https://idp.example.com', client_id: 'c' }),
+  },
+  'GET /admin/sign-in/providers/:id': { ok: 200, path: async (f) => `/admin/sign-in/providers/${await providerId(f)}` },
+  'PUT /admin/sign-in/providers/:id': { ok: 200, path: async (f) => `/admin/sign-in/providers/${await providerId(f)}`, body: () => ({ enabled: false }) },
+  'DELETE /admin/sign-in/providers/:id': { ok: 204, path: async (f) => `/admin/sign-in/providers/${await providerId(f)}` },
   // Audit log (audit.view)
   'GET /audit': { ok: 200, path: () => '/audit?action=auth.login&limit=10' },
   // Pages module: admin routes (pages.view / pages.manage)
