@@ -5,7 +5,8 @@ import { idParams } from '../../lib/schema-primitives.js';
 import * as admin from '../../controllers/pages/admin-pages.js';
 import * as preview from '../../controllers/pages/preview.js';
 import * as publicPages from '../../controllers/pages/public-pages.js';
-import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, updatePageBody } from '../../controllers/pages/schemas.js';
+import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, searchApiQuery, updatePageBody } from '../../controllers/pages/schemas.js';
+import { searchPagesApi } from '../../controllers/pages/search.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 import { mediaApiRoutes } from './media.js';
@@ -60,5 +61,6 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
     ...menuApiRoutes(),
     route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),
     route({ method: 'get', path: '/pages', access: 'public', query: publicListQuery, handler: publicPages.listPublicPages }),
+    route({ method: 'get', path: '/pages/search', access: 'public', query: searchApiQuery, handler: searchPagesApi }),
   ];
 }
