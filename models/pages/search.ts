@@ -45,6 +45,12 @@ function prefixQuery(words: string[]): string {
   return words.map((word, index) => (index === words.length - 1 ? `${word}:*` : word)).join(' & ');
 }
 
+// The excerpt is made from a window of the text (ts_headline parses all it is given, a
+// millisecond per page of text): from a little before the first place the query's
+// longest word appears as typed (accents and case aside), else from the start.
+const EXCERPT_SOURCE = 1200;
+const EXCERPT_BEFORE = 300;
+
 const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "`;
 
 // The page asked for among the matches ranked (title A, headings and SEO B, text C), each
@@ -69,13 +75,13 @@ function searchSql(queryExpression: string): string {
     )
     SELECT total.n AS total, p.id, p.title,
            CASE WHEN p.id = home.id THEN '/' ELSE '/' || u.path END AS url,
-           ts_headline('${CONFIG}',
-             translate(left(COALESCE(NULLIF(app_page_search_text(p.blocks), ''), app_page_search_headings(p.blocks, p.seo)), 20000), E'\\uE000\\uE001', ''),
-             q.query, '${HEADLINE_OPTIONS}') AS headline
+           ts_headline('${CONFIG}', translate(substr(src.text, greatest(1, strpos(lower(unaccent(src.text)), ?) - ${EXCERPT_BEFORE}), ${EXCERPT_SOURCE}),
+             E'\\uE000\\uE001', ''), q.query, '${HEADLINE_OPTIONS}') AS headline
     FROM (SELECT count(*) AS n FROM hits) total
     CROSS JOIN q
     CROSS JOIN (SELECT ${HOME_PAGE_ID_SQL} AS id) home
-    LEFT JOIN (top t JOIN ${PAGES_TABLE} p ON p.id = t.page_id JOIN up u ON u.page_id = t.page_id AND u.next_id IS NULL) ON true
+    LEFT JOIN (top t JOIN ${PAGES_TABLE} p ON p.id = t.page_id JOIN up u ON u.page_id = t.page_id AND u.next_id IS NULL
+               CROSS JOIN LATERAL (SELECT COALESCE(NULLIF(app_page_search_text(p.blocks), ''), app_page_search_headings(p.blocks, p.seo)) AS text) src) ON true
     ORDER BY t.rank DESC, t.page_id`;
 }
 
@@ -100,11 +106,45 @@ interface RawRow {
   headline: string;
 }
 
-async function runSearch(ctx: AppContext, sql: string, queryBinding: string | string[], limit: number, offset: number, chosenHomeId: number | null): Promise<SearchRows> {
-  const { rows } = await ctx.db.raw<{ rows: RawRow[] }>(sql, [queryBinding, limit, offset, chosenHomeId]);
+/** One statement of a search, as run (knex's `?` placeholders). */
+export interface SearchStatement {
+  sql: string;
+  bindings: Array<string | string[] | number | null>;
+}
+
+export interface SearchOptions {
+  limit: number;
+  offset: number;
+  chosenHomeId: number | null;
+}
+
+/** Where an excerpt starts: the longest word, lowercase without accents. */
+function excerptNeedle(words: string[]): string {
+  const longest = words.reduce((best, word) => (word.length > best.length ? word : best), '');
+  return longest.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** The search as typed: every word, the last one as a prefix. */
+export function exactSearch(words: string[], { limit, offset, chosenHomeId }: SearchOptions): SearchStatement {
+  return { sql: searchSql(`to_tsquery('${CONFIG}', ?)`), bindings: [prefixQuery(words), limit, offset, excerptNeedle(words), chosenHomeId] };
+}
+
+/** The search with each word replaced by the site's nearest words; null when no word is long enough to correct. */
+export function correctedSearch(words: string[], { limit, offset, chosenHomeId }: SearchOptions): SearchStatement | null {
+  const corrected = words.filter((word) => word.length >= CORRECTED_MIN_LENGTH);
+  return corrected.length ? { sql: searchSql(CORRECTED_QUERY), bindings: [corrected, limit, offset, excerptNeedle(words), chosenHomeId] } : null;
+}
+
+/** A statement's rows as the search's answer (one row even without a match: the total). */
+export function searchRowsOf(rows: RawRow[]): SearchRows {
   const total = rows.length ? Number(rows[0].total) : 0;
   const items = rows.filter((row) => row.id !== null).map(({ id, title, url, headline }) => ({ id: id!, title, url, headline }));
   return { items, total };
+}
+
+async function run(ctx: AppContext, statement: SearchStatement): Promise<SearchRows> {
+  const { rows } = await ctx.db.raw<{ rows: RawRow[] }>(statement.sql, statement.bindings);
+  return searchRowsOf(rows);
 }
 
 /**
@@ -112,16 +152,10 @@ async function runSearch(ctx: AppContext, sql: string, queryBinding: string | st
  * `limit` of them from `offset`, and how many match. Without any match, the same search
  * with each word replaced by the site's nearest words.
  */
-export async function searchPublicPages(
-  ctx: AppContext,
-  words: string[],
-  options: { limit: number; offset: number; chosenHomeId: number | null },
-): Promise<SearchRows> {
-  const { limit, offset, chosenHomeId } = options;
+export async function searchPublicPages(ctx: AppContext, words: string[], options: SearchOptions): Promise<SearchRows> {
   if (words.length === 0) return { items: [], total: 0 };
-  const exact = await runSearch(ctx, searchSql(`to_tsquery('${CONFIG}', ?)`), prefixQuery(words), limit, offset, chosenHomeId);
+  const exact = await run(ctx, exactSearch(words, options));
   if (exact.total > 0) return exact;
-  const corrected = words.filter((word) => word.length >= CORRECTED_MIN_LENGTH);
-  if (corrected.length === 0) return exact;
-  return runSearch(ctx, searchSql(CORRECTED_QUERY), corrected, limit, offset, chosenHomeId);
+  const corrected = correctedSearch(words, options);
+  return corrected ? run(ctx, corrected) : exact;
 }
