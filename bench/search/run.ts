@@ -10,8 +10,9 @@
 //   (BENCH_NODE, BENCH_PAGES, BENCH_REQUESTS work too; the database is a throw-away one,
 //   see bench/support.ts.)
 import type { ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import pg from 'pg';
-import { correctedSearch, exactSearch, queryWords, searchRowsOf, type SearchStatement } from '../../models/pages/search.js';
+import { correctedSearch, exactSearch, queryWords, searchRowsOf, type RawRow, type SearchStatement } from '../../models/pages/search.js';
 import { option, scratchDatabase } from '../support.js';
 import { nodeVersion, startServer, stopServer } from '../pages/servers.js';
 import { COMMON_WORD, RARE_WORDS, seedSearchSite, VERY_COMMON_WORD } from './seed.js';
@@ -63,7 +64,12 @@ function bare(statement: SearchStatement): { text: string; values: unknown[] } {
 }
 
 async function measureApp(nodeBinary: string, database: { url: string; dataDir: string }, children: ChildProcess[]): Promise<Timing[]> {
-  const app = await startServer(nodeBinary, '../pages/app-server.ts', { DATABASE_URL: database.url, BENCH_DATA_DIR: database.dataDir, NODE_ENV: 'production', PAGE_CACHE_MB: '0' });
+  const app = await startServer(nodeBinary, '../pages/app-server.ts', {
+    DATABASE_URL: database.url,
+    BENCH_DATA_DIR: database.dataDir,
+    NODE_ENV: 'production',
+    PAGE_CACHE_MB: '0',
+  });
   children.push(app.child);
   const timings: Timing[] = [];
   for (const [, query] of QUERIES) {
@@ -91,10 +97,10 @@ async function measureSql(url: string): Promise<Timing[]> {
       timings.push(
         await timed(async () => {
           // What the model runs: the search as typed, and the corrected one when it finds nothing.
-          const exact = searchRowsOf((await client.query(bare(exactSearch(words, options)))).rows);
+          const exact = searchRowsOf((await client.query<RawRow>(bare(exactSearch(words, options)))).rows);
           if (exact.total > 0) return exact.total;
           const corrected = correctedSearch(words, options);
-          return corrected ? searchRowsOf((await client.query(bare(corrected))).rows).total : 0;
+          return corrected ? searchRowsOf((await client.query<RawRow>(bare(corrected))).rows).total : 0;
         }),
       );
     }
@@ -115,7 +121,14 @@ async function main(): Promise<void> {
     const apps: Timing[][] = [];
     for (const binary of nodeBinaries) apps.push(await measureApp(binary, database, children));
 
+    // The machine's load says how much of it the run had (the target is for a quiet one).
     console.log(`\n${TOTAL_PAGES} pages; p50 / p99 in ms (target p99 ≤ 25 ms for the full-text queries); the bare SQL through pg on one connection`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((value) => value.toFixed(1))
+        .join(', ')} on ${os.availableParallelism()} cores`,
+    );
     const head = versions.map((version) => `${`app ${version}`.padStart(13)} p50 / p99`).join('');
     console.log(`${'query'.padEnd(38)} ${'found'.padStart(6)}  ${'SQL p50 / p99'.padStart(18)}${head}`);
     for (const [index, [label, query]] of QUERIES.entries()) {

@@ -83,9 +83,19 @@ export async function seedSearchSite(url: string, total: number): Promise<void> 
           { type: 'paragraph', text: paragraph(3 + Math.floor(rand() * 3)) },
         ];
         const title = sentence(2 + Math.floor(rand() * 3)).slice(0, -1);
-        rows.push([id, parent, title, `page-${id}`, JSON.stringify(blocks), JSON.stringify({ description: sentence(10) }), rand() < 0.01 ? 'private' : 'public']);
+        rows.push([
+          id,
+          parent,
+          title,
+          `page-${id}`,
+          JSON.stringify(blocks),
+          JSON.stringify({ description: sentence(10) }),
+          rand() < 0.01 ? 'private' : 'public',
+        ]);
       }
-      const values = rows.map((_, i) => `($${i * 7 + 1}::int, $${i * 7 + 2}::int, $${i * 7 + 3}, $${i * 7 + 4}, $${i * 7 + 5}::jsonb, $${i * 7 + 6}::jsonb, $${i * 7 + 7})`);
+      const values = rows.map(
+        (_, i) => `($${i * 7 + 1}::int, $${i * 7 + 2}::int, $${i * 7 + 3}, $${i * 7 + 4}, $${i * 7 + 5}::jsonb, $${i * 7 + 6}::jsonb, $${i * 7 + 7})`,
+      );
       await client.query(`INSERT INTO app_pages (id, parent_id, title, slug, blocks, seo, visibility) VALUES ${values.join(', ')}`, rows.flat());
     }
     await client.query(`SELECT setval(pg_get_serial_sequence('app_pages', 'id'), (SELECT max(id) FROM app_pages))`);

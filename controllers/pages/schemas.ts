@@ -74,7 +74,12 @@ export const searchText = text()
   .max(SEARCH_MAX_LENGTH)
   .required()
   .label('Recherche')
-  .messages({ 'any.required': searchMessages.empty, 'string.empty': searchMessages.empty, 'string.min': searchMessages.tooShort, 'string.max': searchMessages.tooLong });
+  .messages({
+    'any.required': searchMessages.empty,
+    'string.empty': searchMessages.empty,
+    'string.min': searchMessages.tooShort,
+    'string.max': searchMessages.tooLong,
+  });
 
 export const searchApiQuery = Joi.object<{ q: string; limit: number; offset: number }>({ q: searchText, ...pagination(50, 10) });
 

@@ -21,8 +21,7 @@ export const SEARCH_PAGE_SIZE = 10;
 
 type NoParams = Record<string, never>;
 
-const answerTags = (shows: RenderedPage['shows'] | undefined) =>
-  pageCacheTags({ pages: [], lists: [], media: [], ...shows, wholeTree: true });
+const answerTags = (shows: RenderedPage['shows'] | undefined) => pageCacheTags({ pages: [], lists: [], media: [], ...shows, wholeTree: true });
 
 // GET /app/api/pages/search?q=&limit=&offset= — public: {items: [{id, title, url, excerpt}], total, limit, offset}.
 export async function searchPagesApi(call: Call<NoParams, { q: string; limit: number; offset: number }>): Promise<void> {
@@ -58,7 +57,7 @@ export async function showSearchPage(catalog: PageCatalog, call: Call<NoParams, 
       .send(rendered.html);
     return;
   }
-  const query = checked!.value as string;
+  const query: string = checked!.value;
   const answer = await cachedAnswer(ctx, `search:html:${page}:${query}`, undefined, async (reads) => {
     const offset = (page - 1) * SEARCH_PAGE_SIZE;
     const { items, total } = await searchSite(reads, query, SEARCH_PAGE_SIZE, offset);

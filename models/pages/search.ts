@@ -98,7 +98,8 @@ const CORRECTED_QUERY = `(
   WHERE c.near IS NOT NULL
 )`;
 
-interface RawRow {
+/** A row of a search statement, as pg returns it. */
+export interface RawRow {
   total: string | number;
   id: number | null;
   title: string;

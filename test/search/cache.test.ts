@@ -67,7 +67,9 @@ describe('the search in the public read cache (two applications)', () => {
       await read(b, appB, path);
     }
     await notified(b, () => updatePage(a, pageId, { title: 'Atelier de céramique' }));
-    expect(await a.db('app_page_search').where({ page_id: pageId }).first()).to.have.property('document').that.includes("'ceram':3A");
+    expect(await a.db('app_page_search').where({ page_id: pageId }).first())
+      .to.have.property('document')
+      .that.includes("'ceram':3A");
     for (const [ctx, app] of [
       [a, appA],
       [b, appB],

@@ -126,6 +126,14 @@ describe('the public site search', () => {
     expect(html.text).to.include('<mark>navigateur</mark>').and.not.include('<script>alert');
   });
 
+  it('makes the excerpt around the match even far into a long text', async () => {
+    const filler = 'Des nouvelles du quartier et des voisins. '.repeat(150);
+    await makePage(ctx, { title: 'Chronique', slug: 'chronique', blocks: [paragraph(`${filler}Le lavoir restauré rouvre en mai. ${filler}`)] });
+    const [hit] = (await search('lavoir')).items;
+    expect(hit.excerpt).to.include('<mark>lavoir</mark>');
+    expect(hit.excerpt.length).to.be.below(600);
+  });
+
   it('answers 400 with a message for an empty, one-character or over-long query', async () => {
     const cases: Array<[string, string]> = [
       ['', 'Saisissez un ou plusieurs mots à rechercher.'],
