@@ -6,7 +6,7 @@ import type { AppContext } from '../lib/context.js';
 import { MARK_END, MARK_START, queryWords, searchPublicPages } from '../models/pages/search.js';
 import { siteLook } from '../models/settings/store.js';
 
-export interface SearchResult {
+interface SearchResult {
   id: number;
   title: string;
   url: string;
@@ -22,7 +22,7 @@ export interface SearchAnswer {
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** The headline as HTML: everything escaped, then the marks PostgreSQL placed become <mark>. */
-export function excerptHtml(headline: string): string {
+function excerptHtml(headline: string): string {
   return headline
     .replace(/\s+/g, ' ')
     .trim()

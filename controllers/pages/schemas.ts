@@ -68,18 +68,12 @@ export const publicListQuery = Joi.object<{ parent?: string; limit: number; offs
 });
 
 /** What a search may be: 2 to 200 characters once trimmed (the site's form and the API share it). */
-export const searchText = text()
-  .trim()
-  .min(SEARCH_MIN_LENGTH)
-  .max(SEARCH_MAX_LENGTH)
-  .required()
-  .label('Recherche')
-  .messages({
-    'any.required': searchMessages.empty,
-    'string.empty': searchMessages.empty,
-    'string.min': searchMessages.tooShort,
-    'string.max': searchMessages.tooLong,
-  });
+export const searchText = text().trim().min(SEARCH_MIN_LENGTH).max(SEARCH_MAX_LENGTH).required().label('Recherche').messages({
+  'any.required': searchMessages.empty,
+  'string.empty': searchMessages.empty,
+  'string.min': searchMessages.tooShort,
+  'string.max': searchMessages.tooLong,
+});
 
 export const searchApiQuery = Joi.object<{ q: string; limit: number; offset: number }>({ q: searchText, ...pagination(50, 10) });
 

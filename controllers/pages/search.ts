@@ -17,7 +17,7 @@ import { siteTitles } from './messages.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SEARCH_PATH = '/recherche';
 /** Results on one page of `/recherche`. */
-export const SEARCH_PAGE_SIZE = 10;
+const SEARCH_PAGE_SIZE = 10;
 
 type NoParams = Record<string, never>;
 

@@ -22,7 +22,7 @@ const CORRECTED_MIN_LENGTH = 3;
 /** How many of the site's words may stand for one word of the query. */
 const CORRECTIONS_PER_WORD = 3;
 
-export interface SearchRow {
+interface SearchRow {
   id: number;
   title: string;
   url: string;
