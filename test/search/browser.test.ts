@@ -67,7 +67,9 @@ describe('the site search in a browser', function () {
           await page.evaluate(AXE_SOURCE);
           const result = (await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<unknown> } }).axe.run())) as AxeResult;
           for (const violation of result.violations) {
-            problems.push(`${path} at ${width} px (${scheme}): ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+            problems.push(
+              `${path} at ${width} px (${scheme}): ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+            );
           }
         }
         await context.close();
