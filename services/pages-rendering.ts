@@ -211,3 +211,27 @@ export async function renderRootList(ctx: AppContext, builtIn: PageCatalog, root
     shows: { pages: themeReads.pages, lists: [0, ...themeReads.lists], media: themeReads.media, navigation: true },
   };
 }
+
+/**
+ * A site view that is no page (the search results at `url`) in the site's frame: the
+ * active theme's view, the settings, the header's navigation and the footer's menu.
+ * It shows the navigation only (what else it shows is the caller's to say).
+ */
+export async function renderSiteView(
+  ctx: AppContext,
+  builtIn: PageCatalog,
+  view: string,
+  url: string,
+  locals: Record<string, unknown> & { meta: { title: string; noindex?: boolean } },
+): Promise<RenderedPage> {
+  const site = await siteLook(ctx);
+  const facts = await readRenderFacts(ctx, [], site.home_page_id);
+  const catalog = await catalogFor(ctx, builtIn, site.theme);
+  const html = await renderView(catalog.views ?? ctx.views, view, {
+    site,
+    menus: { header: facts.navigation, footer: facts.footer },
+    ...(await menusHtml(ctx, catalog, facts, url)),
+    ...locals,
+  });
+  return { html, contentType: HTML_TYPE, lastModified: facts.changedAt, shows: { pages: [], lists: [], media: [], navigation: true } };
+}

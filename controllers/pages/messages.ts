@@ -126,6 +126,8 @@ export const revisionFieldLabels = {
 export const siteTitles = {
   notFound: 'Page introuvable',
   gone: 'Page supprimée',
+  search: 'Recherche',
+  searchFor: (query: string) => `Recherche\u00a0: ${query}`,
 };
 
 /** Names of the module's fields in a refused form's summary, when a model's message names none. */

@@ -7,6 +7,8 @@ import Joi from 'joi';
 import { id, idParam, MAX_ID, pagination, text } from '../../lib/schema-primitives.js';
 import { singleLine } from '../../lib/validation.js';
 import { seoSchema } from '../../models/pages/blocks.js';
+import { searchMessages } from '../../models/pages/messages.js';
+import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH } from '../../models/pages/search.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import type { PageInput, PagePatch, Visibility } from '../../models/pages/pages.js';
 
@@ -63,6 +65,22 @@ export const byPathQuery = Joi.object<{ path: string }>({ path: text().max(7000)
 export const publicListQuery = Joi.object<{ parent?: string; limit: number; offset: number }>({
   parent: text().allow('').max(7000),
   ...pagination(200, 200),
+});
+
+/** What a search may be: 2 to 200 characters once trimmed (the site's form and the API share it). */
+export const searchText = text().trim().min(SEARCH_MIN_LENGTH).max(SEARCH_MAX_LENGTH).required().label('Recherche').messages({
+  'any.required': searchMessages.empty,
+  'string.empty': searchMessages.empty,
+  'string.min': searchMessages.tooShort,
+  'string.max': searchMessages.tooLong,
+});
+
+export const searchApiQuery = Joi.object<{ q: string; limit: number; offset: number }>({ q: searchText, ...pagination(50, 10) });
+
+/** `/recherche`: the text is checked by the page itself (searchText), which shows the form again with the message. */
+export const searchPageQuery = Joi.object<{ q?: string; page: number }>({
+  q: text().allow('').max(5000),
+  page: Joi.number().integer().min(1).max(1000).default(1).label('Page'),
 });
 
 export const mediaListQuery = Joi.object<{ limit: number; offset: number }>(pagination(200, 50));

@@ -52,7 +52,8 @@ export const sitemapParams = Joi.object<{ n: number | string }>({
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const xml = (value: string) => value.replace(/[&<>"']/g, (char) => XML_ENTITIES[char]);
-const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+// The stylesheet a browser applies to show the files as a table (public/sitemap.xsl); crawlers ignore it.
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="/assets/sitemap.xsl"?>\n';
 const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
 function entry(tag: 'url' | 'sitemap', loc: string, lastmod?: Date): string {

@@ -21,6 +21,12 @@ export const pageMessages = {
   mediaFileMissing: 'Aucun fichier reçu (champ « file »).',
 } as const;
 
+export const searchMessages = {
+  empty: 'Saisissez un ou plusieurs mots à rechercher.',
+  tooShort: 'La recherche doit contenir au moins 2 caractères.',
+  tooLong: 'La recherche ne doit pas dépasser 200 caractères.',
+} as const;
+
 export const redirectMessages = {
   pathInvalid: 'L’adresse doit être un chemin de slugs séparés par des «\u00a0/\u00a0» (par exemple /rubrique/page).',
   pathReserved: 'Cette adresse appartient au site lui-même et ne peut pas être redirigée.',

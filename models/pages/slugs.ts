@@ -3,8 +3,8 @@
 export const SLUG_MAX_LENGTH = 100;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-// Root slugs that would shadow the server's own paths.
-export const RESERVED_ROOT_SLUGS = new Set(['auth', 'app', 'admin', 'account', 'uploads', 'assets', 'sitemap.xml', 'robots.txt', 'favicon.ico']);
+// Root slugs that would shadow the server's own paths (`recherche`: the site search).
+export const RESERVED_ROOT_SLUGS = new Set(['auth', 'app', 'admin', 'account', 'uploads', 'assets', 'sitemap.xml', 'robots.txt', 'favicon.ico', 'recherche']);
 
 // Letters NFD does not split into a base letter plus an accent.
 const LIGATURES: Record<string, string> = { œ: 'oe', Œ: 'oe', æ: 'ae', Æ: 'ae', ß: 'ss', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ł: 'l', Ł: 'l' };

@@ -7,8 +7,9 @@ import { idParams } from '../../lib/schema-primitives.js';
 import * as admin from '../../controllers/pages/admin-pages.js';
 import * as preview from '../../controllers/pages/preview.js';
 import * as publicPages from '../../controllers/pages/public-pages.js';
-import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, updatePageBody } from '../../controllers/pages/schemas.js';
+import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, searchApiQuery, updatePageBody } from '../../controllers/pages/schemas.js';
 import { CREATE_PAGE, MANAGE_PAGE } from '../../controllers/pages/page-rights.js';
+import { searchPagesApi } from '../../controllers/pages/search.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 import { mediaApiRoutes } from './media.js';
@@ -63,5 +64,6 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
     route({ method: 'delete', path: '/admin/sample-content', access: { permission: 'pages.manage' }, handler: sampleContent.deleteSampleContent }),
     route({ method: 'get', path: '/pages/by-path', access: 'public', query: byPathQuery, handler: publicPages.showPublicPageByPath }),
     route({ method: 'get', path: '/pages', access: 'public', query: publicListQuery, handler: publicPages.listPublicPages }),
+    route({ method: 'get', path: '/pages/search', access: 'public', query: searchApiQuery, handler: searchPagesApi }),
   ];
 }

@@ -47,7 +47,9 @@ describe('sitemap: an index over numbered files', () => {
     const index = await request(app).get('/sitemap.xml');
     expect(index.status).to.equal(200);
     expect(index.headers['content-type']).to.equal('application/xml; charset=utf-8');
-    expect(index.text).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    expect(index.text).to.match(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<\?xml-stylesheet type="text\/xsl" href="\/assets\/sitemap.xsl"\?>\n<sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+    );
     // 7 public rows (one hidden by its private parent) and the home URL: 3 files.
     expect(locsOf(index.text)).to.deep.equal([1, 2, 3].map((n) => `${BASE}/sitemap-${n}.xml`));
     expect(index.text.match(/<lastmod>/g)).to.have.length(3);

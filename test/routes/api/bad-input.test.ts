@@ -488,6 +488,8 @@ const SITE_CASES: Case[] = [
   // Pages module: public reads
   { method: 'get', route: '/pages/by-path', path: '/pages/by-path', status: 400, why: 'missing path' },
   { method: 'get', route: '/pages', path: '/pages?limit=0', status: 400, why: 'limit zero' },
+  { method: 'get', route: '/pages/search', path: '/pages/search?q=a', status: 400, why: 'one-character search' },
+  { method: 'get', route: '/pages/search', path: '/pages/search?q=atelier&limit=51', status: 400, why: 'limit over 50' },
 ];
 
 // The site's cases, then the fixture modules' (test/support/modules.ts).

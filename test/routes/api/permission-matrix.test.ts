@@ -162,6 +162,7 @@ const SITE_SAMPLES: Record<string, Sample> = {
   // Pages module: public reads
   'GET /pages/by-path': { ok: 200, path: async (f) => `/pages/by-path?path=${(await f.page()).slug}` },
   'GET /pages': { ok: 200, path: () => '/pages' },
+  'GET /pages/search': { ok: 200, path: () => '/pages/search?q=atelier' },
 };
 
 type CallerKind = 'no session' | 'user without permission' | 'admin.access only' | 'admin.access + the route permission' | 'administrator';
