@@ -27,11 +27,12 @@ const answerTags = (shows: RenderedPage['shows'] | undefined) => pageCacheTags({
 export async function searchPagesApi(call: Call<NoParams, { q: string; limit: number; offset: number }>): Promise<void> {
   const { ctx } = call;
   const { q, limit, offset } = call.query;
-  const answer = await cachedAnswer(ctx, `search:api:${limit}:${offset}:${searchKey(q)}`, undefined, async (reads) => {
+  const key = `search:api:${limit}:${offset}:${searchKey(q)}`;
+  const answer = await cachedAnswer(ctx, key, undefined, async (reads) => {
     const { items, total } = await searchSite(reads, q, limit, offset);
     return buildAnswer(JSON.stringify({ items, total, limit, offset }), { contentType: JSON_TYPE, tags: answerTags(undefined) });
   });
-  sendAnswer(call.res, answer!, publicCacheControl(ctx));
+  sendAnswer(ctx, call.res, key, answer!, publicCacheControl(ctx));
 }
 
 // GET /recherche?q=…&page=N — the form, then the results 10 a page. Without `q`, the form
@@ -58,7 +59,8 @@ export async function showSearchPage(catalog: PageCatalog, call: Call<NoParams, 
     return;
   }
   const query: string = checked!.value;
-  const answer = await cachedAnswer(ctx, `search:html:${page}:${query}`, undefined, async (reads) => {
+  const key = `search:html:${page}:${query}`;
+  const answer = await cachedAnswer(ctx, key, undefined, async (reads) => {
     const offset = (page - 1) * SEARCH_PAGE_SIZE;
     const { items, total } = await searchSite(reads, query, SEARCH_PAGE_SIZE, offset);
     const pages = Math.ceil(total / SEARCH_PAGE_SIZE);
@@ -75,5 +77,5 @@ export async function showSearchPage(catalog: PageCatalog, call: Call<NoParams, 
     });
     return buildAnswer(rendered.html, { contentType: rendered.contentType, lastModified: rendered.lastModified, tags: answerTags(rendered.shows) });
   });
-  sendAnswer(res, answer!, publicCacheControl(ctx));
+  sendAnswer(ctx, res, key, answer!, publicCacheControl(ctx));
 }
