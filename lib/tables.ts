@@ -248,6 +248,14 @@ export interface PageInsert {
   preview_generation?: number;
 }
 
+/** An account with a page open in the editor: its continuous presence since, its last heartbeat. */
+export interface PagePresenceRow {
+  page_id: number;
+  user_id: number;
+  since: Date;
+  seen_at: Date;
+}
+
 /** One recorded state of a page's content (drafts, publications, live writes, restores). */
 export interface PageRevisionRow {
   id: number;
@@ -531,6 +539,7 @@ export interface AppTables {
   app_pages: Table<PageRow, PageInsert>;
   app_pages_media: Table<MediaRow, MediaInsert>;
   app_page_revisions: Table<PageRevisionRow, PageRevisionInsert>;
+  app_page_presence: Table<PagePresenceRow>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   app_page_redirects: Table<PageRedirectRow, PageRedirectInsert>;
   app_page_menus: Table<PageMenuRow, PageMenuInsert>;

@@ -25,6 +25,9 @@ import { actorOf } from './admin-call.js';
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
 import { blockTypeOptions, seoFrom, templateOptions, type PageFormInput } from './admin-screens.js';
 import { applyChoices, conflictView } from './admin-screens-conflict.js';
+import { addressOf, openedSections, savedLine } from './admin-screens-editor-layout.js';
+import { othersOnPage } from './presence.js';
+import { recordPresence } from '../../models/pages/presence.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
 import { treeHref, type TreeOptions } from './admin-screens-tree.js';
 import { instantToZoned, zonedToInstant } from './admin-screens-zone.js';
@@ -101,12 +104,17 @@ interface EditorView {
 export async function showEditor(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx } = call;
   const id = pathId(call);
-  const [page, content, places, media, authors] = await Promise.all([
+  const canManage = hasPermission(call.req, 'pages.manage');
+  // Opening the editor counts as a heartbeat: without JavaScript, others still see who
+  // opened or saved the page within the last minute.
+  if (canManage && call.origin.userId !== null) await recordPresence(ctx, id, call.origin.userId);
+  const [page, content, places, media, authors, presence] = await Promise.all([
     getPage(ctx, id),
     currentContent(ctx, id),
     placesOf(ctx, [id]),
     listMedia(ctx, { limit: 200 }),
     pageAuthors(ctx, id),
+    othersOnPage(call, id),
   ]);
   const view: EditorView = (locals.editor as EditorView | undefined) ?? {
     document: storedDocument(catalog, contentValues(content, ctx.config.timeZone), content.blocks),
@@ -129,6 +137,8 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
   });
   const query = call.query as EditorQuery;
   const done = typeof query.done === 'string' && BLOCK_DONE.includes(query.done) ? query.done : undefined;
+  const address = addressOf(ctx.config.baseUrl, picker);
+  const hasDraft = content.state === 'draft' || content.state === 'scheduled';
   const trail = (place?.ancestors ?? []).map((ancestorId, index) => ({ title: place!.ancestorTitles[index], href: treeHref(ancestorId, 1, ancestorId) }));
   await renderAdmin(
     call,
@@ -152,9 +162,16 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
         .filter((type) => type.editor)
         .map((type) => ({ type: type.type, item: documentBlock(catalog, NEW_KEY, structuredClone(type.editor!.empty)) })),
       media: media.items,
-      canManage: hasPermission(call.req, 'pages.manage'),
+      canManage,
+      presence,
+      presenceIntervalMs: ctx.config.pagePresenceIntervalMs,
       state: content.state,
-      hasDraft: content.state === 'draft' || content.state === 'scheduled',
+      hasDraft,
+      urlPrefix: address.prefix,
+      urlPath: `${address.prefix.slice(ctx.config.baseUrl.length)}${typeof values.slug === 'string' ? values.slug : ''}`,
+      parentLabel: address.parentLabel,
+      opened: openedSections(view.fieldErrors, picker, content.state === 'scheduled'),
+      savedLine: savedLine(ctx.config.timeZone, authors, hasDraft, ctx.clock.now()),
       neverPublished: page.published_revision === null,
       scheduledAt: content.scheduled_at,
       scheduleValue: instantToZoned(content.scheduled_at, ctx.config.timeZone),

@@ -152,4 +152,24 @@
   });
 
   cards().forEach(enableDrag);
+
+  // The properties: open in the side panel when the screen is wide enough to show it,
+  // folded below that (as the server sends them). «Programmer…» opens its section.
+  var properties = Array.prototype.slice.call(form.querySelectorAll('details.property'));
+  if (window.matchMedia && window.matchMedia('(min-width: 1024px)').matches) {
+    properties.forEach(function (section) {
+      section.open = true;
+    });
+  }
+  var scheduleLink = form.querySelector('.editor-schedule-link');
+  var schedule = document.getElementById('schedule');
+  if (scheduleLink && schedule) {
+    scheduleLink.addEventListener('click', function (event) {
+      event.preventDefault();
+      schedule.open = true;
+      schedule.scrollIntoView({ block: 'nearest' });
+      var field = schedule.querySelector('input[name="schedule_at"]');
+      if (field) field.focus();
+    });
+  }
 })();
