@@ -278,6 +278,8 @@ export interface PageRevisionRow {
   published: boolean;
   /** The latest expiry of a preview link naming this revision: kept until then. */
   preview_until: Date | null;
+  /** Last continued by an autosave (the revision began at `recorded_at`); null for any other save. */
+  autosaved_at: Date | null;
 }
 export interface PageRevisionInsert {
   id?: number;
@@ -296,6 +298,7 @@ export interface PageRevisionInsert {
   recorded_at: TimestampInput;
   published?: boolean;
   preview_until?: TimestampInput | null;
+  autosaved_at?: TimestampInput | null;
 }
 
 export interface PageRevisionPruneStateRow {

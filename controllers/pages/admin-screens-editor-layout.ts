@@ -1,8 +1,10 @@
 // What the editor's layout needs beyond the document (views/pages/admin/pages/edit.njk,
 // _properties.njk): which property sections open, the full address the page has or
-// will have, and the bar's «last saved» line.
+// will have, the bar's «last saved» line, and the JSON answers of the script's autosave.
 import { frenchDates } from '../../lib/dates.js';
 import type { PageAuthors } from '../../models/pages/authors.js';
+import type { Draft } from '../../models/pages/drafts.js';
+import type { AnyCall } from '../../routes/define.js';
 import type { ParentPicker } from './admin-parent-picker.js';
 import { editorLayoutMessages } from './messages.js';
 
@@ -51,4 +53,19 @@ function whenSaid(timeZone: string, at: Date, now: Date): string {
 export function savedLine(timeZone: string, authors: PageAuthors | undefined, draft: boolean, now: Date): string {
   if (!authors?.savedAt) return '';
   return editorLayoutMessages.saved(draft, whenSaid(timeZone, authors.savedAt, now), authors.savedBy);
+}
+
+/**
+ * An autosave's answer: the revision the form now stands on, the ids given to new blocks
+ * (in the form's order: an autosave is never merged), and the bar's line.
+ */
+export function autosaved(call: AnyCall, draft: Draft): void {
+  const zone = call.ctx.config.timeZone;
+  call.res.json({
+    revision: draft.revision,
+    draft_revision: draft.draft_revision,
+    saved_at: call.ctx.clock.now().toISOString(),
+    block_ids: draft.blocks.map((block) => block.id ?? ''),
+    message: editorLayoutMessages.autosaved(frenchDates(zone).time(call.ctx.clock.now())),
+  });
 }

@@ -25,7 +25,7 @@ import { actorOf } from './admin-call.js';
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
 import { blockTypeOptions, seoFrom, templateOptions, type PageFormInput } from './admin-screens.js';
 import { applyChoices, conflictView } from './admin-screens-conflict.js';
-import { addressOf, openedSections, savedLine } from './admin-screens-editor-layout.js';
+import { addressOf, autosaved, openedSections, savedLine } from './admin-screens-editor-layout.js';
 import { othersOnPage } from './presence.js';
 import { recordPresence } from '../../models/pages/presence.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
@@ -220,6 +220,14 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
   }
   const outcome = applyAction(catalog, parsed, action);
   const base = `/admin/pages/${params.id}`;
+  if (action.kind === 'autosave') {
+    // The script's save while typing: never merged (a stale form is told to save by hand,
+    // which merges and shows any clash), answered in JSON for the bar; a refusal is the
+    // usual JSON error (the script asks for JSON), which the script turns into a line.
+    const patch = { ...patchOf(parsed.page, ctx.config.timeZone), blocks: outcome.blocks };
+    const saved = await saveDraft(ctx, params.id, patch, actor, catalog, call.body.if_revision, { autosave: true });
+    return autosaved(call, saved);
+  }
   if (action.kind === 'discard') {
     await discardDraft(ctx, params.id, actor);
     return redirectWithFlash(call.req, call.res, base, editorMessages.discarded);

@@ -44,6 +44,7 @@ export const editorMessages = {
 export const editorLayoutMessages = {
   noParent: 'Aucune (page racine)',
   saved: (draft: boolean, when: string, by: string) => `${draft ? 'Brouillon enregistré' : 'Enregistrée'} ${when} par ${by}`,
+  autosaved: (time: string) => `Brouillon enregistré à ${time}`,
 } as const;
 
 export const presenceMessages = {

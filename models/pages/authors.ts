@@ -17,7 +17,7 @@ export async function pageAuthors(ctx: AppContext, pageId: number): Promise<Page
   const { rows } = await ctx.db.raw<{
     rows: Array<{ author: string | null; updated_by: string | null; saved_at: Date | null; saved_by: string | null }>;
   }>(
-    `SELECT a.name AS author, b.name AS updated_by, r.recorded_at AS saved_at, c.name AS saved_by
+    `SELECT a.name AS author, b.name AS updated_by, COALESCE(r.autosaved_at, r.recorded_at) AS saved_at, c.name AS saved_by
      FROM app_pages p LEFT JOIN app_auth_users a ON a.id = p.author_id LEFT JOIN app_auth_users b ON b.id = p.updated_by
      LEFT JOIN app_page_revisions r ON r.page_id = p.id AND r.number = p.revision
      LEFT JOIN app_auth_users c ON c.id = r.author_id

@@ -62,6 +62,13 @@ export async function pageEditors(ctx: AppContext, pageId: number, exceptUserId:
   return rows.filter((row) => row.id !== null).map((row) => ({ id: row.id!, name: row.name!, since: row.since! }));
 }
 
+/** Whether anyone but `userId` has the page open now (an autosave then keeps every revision, for their merges). */
+export async function othersPresent(ctx: AppContext, pageId: number, userId: number): Promise<boolean> {
+  const { cutoff } = cutoffOf(ctx);
+  const row = await ctx.db(PRESENCE_TABLE).where({ page_id: pageId }).andWhereNot({ user_id: userId }).andWhere('seen_at', '>', cutoff).first('user_id');
+  return row !== undefined;
+}
+
 /** Every page someone but `exceptUserId` has open now, with its editors (the tree's rows). */
 export async function editorsByPage(ctx: AppContext, exceptUserId: number | null): Promise<Map<number, PageEditor[]>> {
   const { cutoff } = cutoffOf(ctx);
