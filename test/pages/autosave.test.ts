@@ -11,7 +11,7 @@ import { AdminClient } from '../support/admin-client.js';
 import { caller } from '../support/fixtures.js';
 import { formFields, setField } from './editor-form.js';
 import { getDraft } from '../../models/pages/drafts.js';
-import { makePage } from './helpers.js';
+import { countStatements, makePage } from './helpers.js';
 
 const MANAGE = ['admin.access', 'pages.view', 'pages.manage'];
 const START = Date.parse('2026-11-26T09:42:00Z');
@@ -115,6 +115,28 @@ describe('autosave of drafts', () => {
     const link = await request(app).post(`/app/api/admin/pages/${id}/preview-link`).set('Cookie', paul.cookie).send({});
     expect(link.status).to.equal(201);
     expect(await save(paul, 'h')).to.equal(first + 4);
+  });
+
+  it('costs the same number of statements for 3 blocks and for 60, continued or not', async () => {
+    const cost = async (count: number) => {
+      const blocks = Array.from({ length: count }, (_, index) => ({ type: 'paragraph', text: `Paragraphe ${index + 1}` }));
+      const { id } = await makePage(ctx, { title: `Page ${count}`, blocks });
+      let revision = (await ctx.db('app_pages').where({ id }).first())!.revision;
+      const counts: number[] = [];
+      for (const text of ['premier', 'suite']) {
+        const counted = await countStatements(ctx, () =>
+          put(claire, id, { blocks: [...blocks.slice(1), { type: 'paragraph', text }], if_revision: revision, autosave: true }).expect(200),
+        );
+        revision = counted.result.body.revision;
+        counts.push(counted.count);
+      }
+      return counts;
+    };
+    await cost(1); // the process's first write reads what it then remembers (the active theme)
+    const [first3, continued3] = await cost(3);
+    const [first60, continued60] = await cost(60);
+    console.log(`      an autosave's request: ${first3} statements for a new revision, ${continued3} for a continued one`);
+    expect([first60, continued60]).to.deep.equal([first3, continued3]);
   });
 
   it('refuses a stale autosave with 409 and writes nothing (a merge is the explicit save’s)', async () => {
