@@ -1,10 +1,10 @@
 // The page editor with JavaScript: blocks reorder by dragging their handle, «Ajouter le
 // bloc» and «Insérer ici» add a block in place (cloned from the page's <template>s)
 // instead of a round trip, the draft is saved by itself when typing stops, and leaving
-// the page with unsaved changes asks first. The
-// form stays the one the server reads: the blocks' order is the order of their
-// `blocks` fields, so moving a block's element is all a reorder takes. Without this
-// script every button submits the whole form and the server does the same.
+// the page with unsaved changes asks first. The form stays the one the server reads:
+// the blocks' order is the order of their `blocks` fields, so moving a block's element
+// is all a reorder takes. Without this script every button submits the whole form and
+// the server does the same.
 (function () {
   'use strict';
   var form = document.getElementById('page-editor');
@@ -68,7 +68,8 @@
   var timer = null;
   var saving = false;
   var again = false;
-  var stopped = false;
+  // The conflict screen waits for a person's choice: nothing is saved by itself there.
+  var stopped = Boolean(document.querySelector('.conflict-fields, .conflict-current'));
   var revision = form.querySelector('input[name="if_revision"]');
 
   function later() {
