@@ -45,6 +45,8 @@ describe('presence in two browsers', function () {
 
     // Claire leaves; a minute later (the clock moved on) Paul's screens no longer show her.
     await claire.context().close();
+    // A heartbeat of hers still on its way lands before the clock moves.
+    await paulTree.waitForTimeout(1_500);
     site.ctx.clock.set(() => Date.now() + 61_000);
     await paulTree.locator(`[data-presence-page="${page.id}"]`).waitFor({ state: 'hidden', timeout: 30_000 });
     // Paul's own heartbeats go on meanwhile: his editor shows nobody, not himself.
