@@ -96,6 +96,8 @@ export interface Config {
   auditRetentionDays: number;
   /** Drafts kept between two publications of a page (REVISIONS_KEEP_DRAFTS, default 50); published revisions are all kept. */
   revisionsKeepDrafts: number;
+  /** How often an open editor says it is there and the tree asks who is editing (PAGE_PRESENCE_INTERVAL_MS, default 20000). */
+  pagePresenceIntervalMs: number;
   /** Bytes of the public read cache (PAGE_CACHE_MB, default 32; 0 turns it off). */
   pageCacheBytes: number;
   /** `s-maxage` of public answers for a shared cache in front (PUBLIC_CACHE_SECONDS, default 0). */
@@ -158,6 +160,7 @@ interface Env extends DatabaseEnv {
   METRICS_TOKEN?: string;
   AUDIT_RETENTION_DAYS: number;
   REVISIONS_KEEP_DRAFTS: number;
+  PAGE_PRESENCE_INTERVAL_MS: number;
   PAGE_CACHE_MB: number;
   PUBLIC_CACHE_SECONDS: number;
   PUBLIC_HIT_PATH: boolean;
@@ -233,6 +236,8 @@ const envSchema = Joi.object<Env>({
   // Whole days, at least one; a hundred years at most.
   AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(365),
   REVISIONS_KEEP_DRAFTS: Joi.number().integer().min(1).max(100000).default(50),
+  // Under the minute after which an editor counts as gone, with room for a late beat.
+  PAGE_PRESENCE_INTERVAL_MS: Joi.number().integer().min(200).max(30_000).default(20_000),
   // Megabytes, fractions allowed (0.5); 0 turns the public read cache off.
   PAGE_CACHE_MB: Joi.number().min(0).max(65536).default(32),
   // A year at most, as for any max-age.
@@ -373,6 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: value.METRICS_TOKEN,
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
     revisionsKeepDrafts: value.REVISIONS_KEEP_DRAFTS,
+    pagePresenceIntervalMs: value.PAGE_PRESENCE_INTERVAL_MS,
     pageCacheBytes: Math.floor(value.PAGE_CACHE_MB * 1024 * 1024),
     publicCacheSeconds: value.PUBLIC_CACHE_SECONDS,
     publicHitPath: value.PUBLIC_HIT_PATH,

@@ -248,6 +248,14 @@ export interface PageInsert {
   preview_generation?: number;
 }
 
+/** An account with a page open in the editor: its continuous presence since, its last heartbeat. */
+export interface PagePresenceRow {
+  page_id: number;
+  user_id: number;
+  since: Date;
+  seen_at: Date;
+}
+
 /** One recorded state of a page's content (drafts, publications, live writes, restores). */
 export interface PageRevisionRow {
   id: number;
@@ -270,6 +278,8 @@ export interface PageRevisionRow {
   published: boolean;
   /** The latest expiry of a preview link naming this revision: kept until then. */
   preview_until: Date | null;
+  /** Last continued by an autosave (the revision began at `recorded_at`); null for any other save. */
+  autosaved_at: Date | null;
 }
 export interface PageRevisionInsert {
   id?: number;
@@ -288,6 +298,7 @@ export interface PageRevisionInsert {
   recorded_at: TimestampInput;
   published?: boolean;
   preview_until?: TimestampInput | null;
+  autosaved_at?: TimestampInput | null;
 }
 
 export interface PageRevisionPruneStateRow {
@@ -561,6 +572,7 @@ export interface AppTables {
   app_pages: Table<PageRow, PageInsert>;
   app_pages_media: Table<MediaRow, MediaInsert>;
   app_page_revisions: Table<PageRevisionRow, PageRevisionInsert>;
+  app_page_presence: Table<PagePresenceRow>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   app_page_redirects: Table<PageRedirectRow, PageRedirectInsert>;
   app_page_menus: Table<PageMenuRow, PageMenuInsert>;

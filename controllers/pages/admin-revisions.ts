@@ -6,7 +6,7 @@ import { cancelSchedule, discardDraft, getDraft, publishDraft, saveDraft, schedu
 import { getRevision, listRevisions, restoreRevision, type Revision, type RevisionSummary } from '../../models/pages/revisions.js';
 import { actorOf as actor } from './admin-call.js';
 import type { PublishBody } from './revision-schemas.js';
-import type { PageWriteBody } from './schemas.js';
+import type { DraftWriteBody } from './schemas.js';
 
 type Id = { id: number };
 type RevisionId = { id: number; number: number };
@@ -43,9 +43,9 @@ export async function showDraft(call: Call<Id>): Promise<void> {
 }
 
 // PUT /app/api/admin/pages/:id/draft (PUT's body, partial; `if_revision` optional)
-export async function saveAdminDraft(catalog: PageCatalog, call: Call<Id, Record<string, never>, PageWriteBody>): Promise<void> {
-  const { if_revision: ifRevision, merge, ...patch } = call.body;
-  call.res.json(await saveDraft(call.ctx, call.params.id, patch, actor(call), catalog, ifRevision, { merge }));
+export async function saveAdminDraft(catalog: PageCatalog, call: Call<Id, Record<string, never>, DraftWriteBody>): Promise<void> {
+  const { if_revision: ifRevision, merge, autosave, ...patch } = call.body;
+  call.res.json(await saveDraft(call.ctx, call.params.id, patch, actor(call), catalog, ifRevision, { merge, autosave }));
 }
 
 // DELETE /app/api/admin/pages/:id/draft

@@ -25,7 +25,7 @@ export interface ConflictField {
 /** The page fields' names in the form and their labels. */
 const PAGE_FIELDS: Record<string, [string, string]> = {
   title: ['title', 'Titre'],
-  slug: ['slug', 'Slug'],
+  slug: ['slug', 'Adresse'],
   parent_id: ['parent_id', 'Page parente'],
   template: ['template', 'Modèle'],
   visibility: ['visibility', 'Visibilité'],

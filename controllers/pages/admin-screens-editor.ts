@@ -25,6 +25,9 @@ import { assertMayPublish, mayManagePage, mayPublishPage } from './page-rights.j
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
 import { blockTypeOptions, seoFrom, templateOptions, type PageFormInput } from './admin-screens.js';
 import { applyChoices, conflictView } from './admin-screens-conflict.js';
+import { addressOf, autosaved, openedSections, savedLine } from './admin-screens-editor-layout.js';
+import { othersOnPage } from './presence.js';
+import { recordPresence } from '../../models/pages/presence.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
 import { treeHref, type TreeOptions } from './admin-screens-tree.js';
 import { instantToZoned, zonedToInstant } from './admin-screens-zone.js';
@@ -101,14 +104,17 @@ interface EditorView {
 export async function showEditor(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { ctx } = call;
   const id = pathId(call);
-  const [page, content, places, media, authors, canManage, canPublish] = await Promise.all([
+  const [canManage, canPublish] = await Promise.all([mayManagePage(call, id), mayPublishPage(call, id)]);
+  // Opening the editor counts as a heartbeat: without JavaScript, others still see who
+  // opened or saved the page within the last minute.
+  if (canManage && call.origin.userId !== null) await recordPresence(ctx, id, call.origin.userId);
+  const [page, content, places, media, authors, presence] = await Promise.all([
     getPage(ctx, id),
     currentContent(ctx, id),
     placesOf(ctx, [id]),
     listMedia(ctx, { limit: 200 }),
     pageAuthors(ctx, id),
-    mayManagePage(call, id),
-    mayPublishPage(call, id),
+    othersOnPage(call, id),
   ]);
   const view: EditorView = (locals.editor as EditorView | undefined) ?? {
     document: storedDocument(catalog, contentValues(content, ctx.config.timeZone), content.blocks),
@@ -131,6 +137,8 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
   });
   const query = call.query as EditorQuery;
   const done = typeof query.done === 'string' && BLOCK_DONE.includes(query.done) ? query.done : undefined;
+  const address = addressOf(ctx.config.baseUrl, picker);
+  const hasDraft = content.state === 'draft' || content.state === 'scheduled';
   const trail = (place?.ancestors ?? []).map((ancestorId, index) => ({ title: place!.ancestorTitles[index], href: treeHref(ancestorId, 1, ancestorId) }));
   await renderAdmin(
     call,
@@ -157,8 +165,15 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
       canManage,
       // «Publier» and «Programmer» only for whoever may publish this page.
       canPublish: canManage && canPublish,
+      presence,
+      presenceIntervalMs: ctx.config.pagePresenceIntervalMs,
       state: content.state,
-      hasDraft: content.state === 'draft' || content.state === 'scheduled',
+      hasDraft,
+      urlPrefix: address.prefix,
+      urlPath: `${address.prefix.slice(ctx.config.baseUrl.length)}${typeof values.slug === 'string' ? values.slug : ''}`,
+      parentLabel: address.parentLabel,
+      opened: openedSections(view.fieldErrors, picker, content.state === 'scheduled'),
+      savedLine: savedLine(ctx.config.timeZone, authors, hasDraft, ctx.clock.now()),
       neverPublished: page.published_revision === null,
       scheduledAt: content.scheduled_at,
       scheduleValue: instantToZoned(content.scheduled_at, ctx.config.timeZone),
@@ -209,6 +224,14 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
   }
   const outcome = applyAction(catalog, parsed, action);
   const base = `/admin/pages/${params.id}`;
+  if (action.kind === 'autosave') {
+    // The script's save while typing: never merged (a stale form is told to save by hand,
+    // which merges and shows any clash), answered in JSON for the bar; a refusal is the
+    // usual JSON error (the script asks for JSON), which the script turns into a line.
+    const patch = { ...patchOf(parsed.page, ctx.config.timeZone), blocks: outcome.blocks };
+    const saved = await saveDraft(ctx, params.id, patch, actor, catalog, call.body.if_revision, { autosave: true });
+    return autosaved(call, saved);
+  }
   if (action.kind === 'discard') {
     await discardDraft(ctx, params.id, actor);
     return redirectWithFlash(call.req, call.res, base, editorMessages.discarded);

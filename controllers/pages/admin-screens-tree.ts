@@ -13,6 +13,7 @@ import { chainTo, findPages, placesOf, treeLevels, type ChainNode, type LevelReq
 import type { Visibility } from '../../models/pages/pages.js';
 import type { AnyCall, Call } from '../../routes/define.js';
 import { renderAdmin } from '../admin/shell.js';
+import { othersByPage } from './presence.js';
 import { pageScreenTitles } from './messages.js';
 
 export interface TreeOptions {
@@ -151,7 +152,14 @@ async function matchingPages(call: AnyCall, query: TreeQuery, pageSize: number) 
 export async function showPageTree(options: TreeOptions, call: Call<Record<string, never>, TreeQuery>): Promise<void> {
   const { query } = call;
   const canManage = mayCreatePages(call);
-  const base = { pageTitle: pageScreenTitles.tree, canManage, q: query.q ?? '', visibility: query.visibility ?? '' };
+  const base = {
+    pageTitle: pageScreenTitles.tree,
+    canManage,
+    q: query.q ?? '',
+    visibility: query.visibility ?? '',
+    presence: await othersByPage(call),
+    presenceIntervalMs: call.ctx.config.pagePresenceIntervalMs,
+  };
   if (query.q || query.visibility) {
     await renderAdmin(call, 'admin/pages/tree.njk', { ...base, results: await matchingPages(call, query, options.pageSize) });
     return;

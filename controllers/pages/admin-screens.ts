@@ -32,7 +32,7 @@ export interface PageFormInput {
 
 export const pageForm = Joi.object<PageFormInput>({
   title: singleLine(text().trim().max(300)).allow('').required().label('Titre'),
-  slug: text().trim().max(200).allow('').default('').label('Slug'),
+  slug: text().trim().max(200).allow('').default('').label('Adresse'),
   parent_id: Joi.alternatives(id, text().valid('')).default('').label('Page parente'),
   template: text().max(64).default('default').label('Modèle'),
   visibility: text().valid('public', 'private').default('public').label('Visibilité'),

@@ -42,6 +42,18 @@ export const editorMessages = {
   previewLinksRevoked: 'Les liens d’aperçu de cette page sont révoqués : ceux déjà partagés ne fonctionnent plus.',
 } as const;
 
+/** The editor's bar and side panel. */
+export const editorLayoutMessages = {
+  noParent: 'Aucune (page racine)',
+  saved: (draft: boolean, when: string, by: string) => `${draft ? 'Brouillon enregistré' : 'Enregistrée'} ${when} par ${by}`,
+  autosaved: (time: string) => `Brouillon enregistré à ${time}`,
+} as const;
+
+export const presenceMessages = {
+  /** «Claire Martin modifie cette page depuis 10 h 42» (today), «… depuis le 25 novembre 2026 à 10 h 42». */
+  editing: (name: string, when: string, today: boolean) => `${name} modifie cette page depuis ${today ? '' : 'le '}${when}`,
+} as const;
+
 export const mediaScreenMessages = {
   uploaded: 'L’image est ajoutée à la médiathèque.',
   saved: 'Le texte de l’image est enregistré.',
@@ -108,7 +120,7 @@ export const pageScreenTitles = {
 /** The rows of a revision in the comparison screen. */
 export const revisionFieldLabels = {
   title: 'Titre',
-  slug: 'Slug',
+  slug: 'Adresse',
   parent: 'Page parente',
   noParent: 'Aucune (page racine)',
   parentId: (id: number) => `n° ${id}`,
@@ -133,7 +145,7 @@ export const siteTitles = {
 /** Names of the module's fields in a refused form's summary, when a model's message names none. */
 export const PAGES_FIELD_LABELS = {
   title: 'Titre',
-  slug: 'Slug',
+  slug: 'Adresse',
   parent_id: 'Page parente',
   type: 'Type de bloc',
 };

@@ -45,6 +45,19 @@ export function updatePageBody(catalog: PageCatalog): Joi.ObjectSchema<PageWrite
   return Joi.object<PageWriteBody>({ ...pageFields(catalog), created_at: text().max(40), if_revision: ifRevision, merge: Joi.boolean().strict() });
 }
 
+/** `autosave`: the editor's own save while typing; by the same person within ten minutes, it continues its revision. */
+export type DraftWriteBody = PageWriteBody & { autosave?: boolean };
+
+export function draftBody(catalog: PageCatalog): Joi.ObjectSchema<DraftWriteBody> {
+  return Joi.object<DraftWriteBody>({
+    ...pageFields(catalog),
+    created_at: text().max(40),
+    if_revision: ifRevision,
+    merge: Joi.boolean().strict(),
+    autosave: Joi.boolean().strict(),
+  });
+}
+
 export interface AdminListQuery {
   visibility?: Visibility;
   parent?: 'root' | number;

@@ -3,6 +3,7 @@
 // the public reads (which read app_pages only) never see it and cost what they cost.
 // Publishing writes the draft's content through updatePage (the live write: slugs,
 // cycles, moves, audit), as a new revision; a schedule only sets when that happens.
+import { continueAutosave } from './autosave.js';
 import { inTransaction, type AppContext } from '../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { recordAudit, sourceOfActor, type Actor } from '../audit.js';
@@ -109,9 +110,10 @@ async function storeDraft(
   page: { id: number; revision: number; scheduled_at: Date | null },
   content: PageContent,
   actor: Actor | null,
+  autosave = false,
 ): Promise<Draft> {
   const number = page.revision + 1;
-  await insertRevision(tx, page.id, number, content, actor?.id ?? null);
+  await insertRevision(tx, page.id, number, content, actor?.id ?? null, autosave);
   await tx.db(PAGES_TABLE).where({ id: page.id }).update({ revision: number, draft_revision: number });
   return {
     id: page.id,
@@ -146,23 +148,32 @@ export async function saveDraft(
   actor: Actor | null = null,
   catalog: PageCatalog = createPageCatalog(),
   ifRevision?: number,
-  options: { merge?: boolean } = {},
+  options: { merge?: boolean; autosave?: boolean } = {},
 ): Promise<Draft & MergeOutcome> {
   const changes = checkedPatch(ctx, patch, catalog);
   return inTransaction(ctx, async (tx) => {
-    const { page, draft: pending, stale } = await lockPageWithDraft(tx, pageId, ifRevision, options.merge);
+    const { page, draft: pending, draftMeta, stale } = await lockPageWithDraft(tx, pageId, ifRevision, options.merge);
     const current = pending ?? contentOf(page);
     const base = stale ? await readMergeBase(tx, pageId, ifRevision!, false) : undefined;
     const next = base ? await mergedContent(tx, pageId, base.content, changes, current) : { ...current, ...changes };
     await checkPlace(tx, pageId, current, next);
     if (changes.blocks) await assertMediaExist(tx, next.blocks);
-    const draft = await storeDraft(tx, page, next, actor);
-    await recordAudit(tx, {
-      ...sourceOfActor(actor),
-      action: 'page.draft_saved',
-      target: pageTarget({ id: pageId, title: next.title }),
-      details: { revision: draft.draft_revision, fields: Object.keys(changes), ...(stale ? { merged_from: ifRevision } : {}) },
-    });
+    // An autosave continuing its own recent revision rewrites it, unaudited: its first save was.
+    const continued = options.autosave && !stale && actor ? await continueAutosave(tx, page, draftMeta, next, actor) : null;
+    const draft = continued ?? (await storeDraft(tx, page, next, actor, options.autosave));
+    if (!continued) {
+      await recordAudit(tx, {
+        ...sourceOfActor(actor),
+        action: 'page.draft_saved',
+        target: pageTarget({ id: pageId, title: next.title }),
+        details: {
+          revision: draft.draft_revision,
+          fields: Object.keys(changes),
+          ...(stale ? { merged_from: ifRevision } : {}),
+          ...(options.autosave ? { autosave: true } : {}),
+        },
+      });
+    }
     return options.merge ? { ...draft, merged: stale, ...(base ? { merged_with: base.others } : {}) } : draft;
   });
 }

@@ -40,7 +40,14 @@ export interface PageRevisionState {
 }
 
 /** One statement: the row numbered `number` of page `pageId`, holding `content`. */
-export async function insertRevision(tx: AppContext, pageId: number, number: number, content: PageContent, authorId: number | null): Promise<void> {
+export async function insertRevision(
+  tx: AppContext,
+  pageId: number,
+  number: number,
+  content: PageContent,
+  authorId: number | null,
+  autosave = false,
+): Promise<void> {
   await tx.db(REVISIONS_TABLE).insert({
     page_id: pageId,
     number,
@@ -54,7 +61,16 @@ export async function insertRevision(tx: AppContext, pageId: number, number: num
     created_at: content.created_at,
     author_id: authorId,
     recorded_at: tx.clock.now(),
+    ...(autosave ? { autosaved_at: tx.clock.now() } : {}),
   });
+}
+
+/** What an autosave needs to know of the pending draft's revision. */
+export interface DraftMeta {
+  author_id: number | null;
+  recorded_at: Date;
+  autosaved_at: Date | null;
+  preview_until: Date | null;
 }
 
 export function revisionState(page: PageRevisionState, number: number): RevisionState {
@@ -141,12 +157,16 @@ export async function lockPageWithDraft(
 ): Promise<{
   page: Pick<PageRow, (typeof CONTENT_COLUMNS)[number] | 'id' | (typeof REVISION_STATE_COLUMNS)[number]>;
   draft: PageContent | null;
+  /** Who wrote the pending draft and how (an autosave may continue it in place). */
+  draftMeta: DraftMeta | null;
   /** The write was based on an older revision (only with `merge`: otherwise that is a 409). */
   stale: boolean;
 }> {
   const { rows } = await tx.db.raw<{ rows: Array<Record<string, unknown>> }>(
     `SELECT ${['id', ...REVISION_STATE_COLUMNS, ...CONTENT_COLUMNS].map((column) => `p.${column}`).join(', ')},
-            ${CONTENT_COLUMNS.map((column) => `r.${column} AS draft_${column}`).join(', ')}, r.number AS draft_number
+            ${CONTENT_COLUMNS.map((column) => `r.${column} AS draft_${column}`).join(', ')}, r.number AS draft_number,
+            r.author_id AS draft_author_id, r.recorded_at AS draft_recorded_at, r.autosaved_at AS draft_autosaved_at,
+            r.preview_until AS draft_preview_until
      FROM ${PAGES_TABLE} p
      LEFT JOIN ${REVISIONS_TABLE} r ON r.page_id = p.id AND r.number = p.draft_revision
      WHERE p.id = ?
@@ -162,7 +182,16 @@ export async function lockPageWithDraft(
     row.draft_number === null
       ? null
       : contentOf(Object.fromEntries(CONTENT_COLUMNS.map((column) => [column, row[`draft_${column}`]])) as Pick<PageRow, (typeof CONTENT_COLUMNS)[number]>);
-  return { page, draft, stale };
+  const draftMeta: DraftMeta | null =
+    row.draft_number === null
+      ? null
+      : {
+          author_id: row.draft_author_id as number | null,
+          recorded_at: row.draft_recorded_at as Date,
+          autosaved_at: row.draft_autosaved_at as Date | null,
+          preview_until: row.draft_preview_until as Date | null,
+        };
+  return { page, draft, draftMeta, stale };
 }
 
 /**

@@ -1,9 +1,10 @@
 // The page editor with JavaScript: blocks reorder by dragging their handle, «Ajouter le
 // bloc» and «Insérer ici» add a block in place (cloned from the page's <template>s)
-// instead of a round trip, and leaving the page with unsaved changes asks first. The
-// form stays the one the server reads: the blocks' order is the order of their
-// `blocks` fields, so moving a block's element is all a reorder takes. Without this
-// script every button submits the whole form and the server does the same.
+// instead of a round trip, the draft is saved by itself when typing stops, and leaving
+// the page with unsaved changes asks first. The form stays the one the server reads:
+// the blocks' order is the order of their `blocks` fields, so moving a block's element
+// is all a reorder takes. Without this script every button submits the whole form and
+// the server does the same.
 (function () {
   'use strict';
   var form = document.getElementById('page-editor');
@@ -17,6 +18,7 @@
   function changed(message) {
     dirty = true;
     if (status && message) status.textContent = message;
+    later();
   }
 
   function cards() {
@@ -41,11 +43,104 @@
   });
   form.addEventListener('submit', function () {
     leaving = true;
+    clearTimeout(timer);
   });
   window.addEventListener('beforeunload', function (event) {
     if (!dirty || leaving) return;
+    autosave(true);
     event.preventDefault();
     event.returnValue = '';
+  });
+
+  // Autosave: the draft is saved 5 s after typing stops, and when the page is hidden or
+  // left (a request that outlives the page). It posts the form as the server reads it,
+  // with action=autosave, and gets JSON back: the revision the form now stands on and
+  // the ids of new blocks. Never merged: a form someone else saved since is told to use
+  // «Enregistrer le brouillon», which merges and shows any clash, and stops autosaving.
+  var AUTOSAVE_DELAY = 5000;
+  var NOT_SAVED = 'Brouillon non enregistré automatiquement\u00a0: ';
+  var REASONS = {
+    revision_conflict:
+      'quelqu’un d’autre a enregistré la page entre-temps\u00a0; «\u00a0Enregistrer le brouillon\u00a0» fusionne vos modifications avec les siennes.',
+    validation_error: 'une valeur est à corriger\u00a0; «\u00a0Enregistrer le brouillon\u00a0» montre laquelle.',
+    unknown: 'le serveur n’a pas répondu (connexion ou session)\u00a0; «\u00a0Enregistrer le brouillon\u00a0» réessaie.',
+  };
+  var timer = null;
+  var saving = false;
+  var again = false;
+  // The conflict screen waits for a person's choice: nothing is saved by itself there.
+  var stopped = Boolean(document.querySelector('.conflict-fields, .conflict-current'));
+  var revision = form.querySelector('input[name="if_revision"]');
+
+  function later() {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(autosave, AUTOSAVE_DELAY);
+  }
+
+  function say(message) {
+    if (!status) return;
+    status.textContent = message;
+    var saved = form.querySelector('.editor-saved');
+    if (saved) saved.remove();
+  }
+
+  function keepIds(ids) {
+    cards().forEach(function (card, index) {
+      var id = card.querySelector('input[name$=".id"]');
+      if (id && !id.value && ids[index]) id.value = ids[index];
+    });
+  }
+
+  function autosave(leavingPage) {
+    if (!dirty || stopped || leaving) return;
+    if (saving) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    var data = new URLSearchParams(new FormData(form));
+    data.set('action', 'autosave');
+    saving = true;
+    dirty = false;
+    // form.action would be the buttons named «action», not the form's address.
+    fetch(form.getAttribute('action'), {
+      method: 'POST',
+      body: data,
+      credentials: 'same-origin',
+      redirect: 'manual',
+      keepalive: leavingPage === true,
+      headers: { Accept: 'application/json' },
+    })
+      .then(function (answer) {
+        var json = (answer.headers.get('Content-Type') || '').indexOf('application/json') >= 0;
+        if (!json) throw new Error('not json');
+        return answer.json().then(function (body) {
+          if (answer.ok) {
+            revision.value = String(body.revision);
+            keepIds(body.block_ids || []);
+            say(body.message);
+            return;
+          }
+          dirty = true;
+          if (body.code === 'revision_conflict') stopped = true;
+          say(NOT_SAVED + (REASONS[body.code] || body.error || REASONS.unknown));
+        });
+      })
+      .catch(function () {
+        dirty = true;
+        say(NOT_SAVED + REASONS.unknown);
+      })
+      .then(function () {
+        saving = false;
+        if (again) {
+          again = false;
+          later();
+        }
+      });
+  }
+
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState === 'hidden') autosave(true);
   });
 
   // Adding a block in place.
@@ -152,4 +247,24 @@
   });
 
   cards().forEach(enableDrag);
+
+  // The properties: open in the side panel when the screen is wide enough to show it,
+  // folded below that (as the server sends them). «Programmer…» opens its section.
+  var properties = Array.prototype.slice.call(form.querySelectorAll('details.property'));
+  if (window.matchMedia && window.matchMedia('(min-width: 1024px)').matches) {
+    properties.forEach(function (section) {
+      section.open = true;
+    });
+  }
+  var scheduleLink = form.querySelector('.editor-schedule-link');
+  var schedule = document.getElementById('schedule');
+  if (scheduleLink && schedule) {
+    scheduleLink.addEventListener('click', function (event) {
+      event.preventDefault();
+      schedule.open = true;
+      schedule.scrollIntoView({ block: 'nearest' });
+      var field = schedule.querySelector('input[name="schedule_at"]');
+      if (field) field.focus();
+    });
+  }
 })();

@@ -5,6 +5,7 @@
 import * as sampleContent from '../../controllers/pages/sample-content.js';
 import { idParams } from '../../lib/schema-primitives.js';
 import * as admin from '../../controllers/pages/admin-pages.js';
+import * as presence from '../../controllers/pages/presence.js';
 import * as preview from '../../controllers/pages/preview.js';
 import * as publicPages from '../../controllers/pages/public-pages.js';
 import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, searchApiQuery, updatePageBody } from '../../controllers/pages/schemas.js';
@@ -36,6 +37,7 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
       access: VIEW,
       handler: async (call) => admin.listAdminTemplates(await catalogFor(call.ctx, catalog), call),
     }),
+    route({ method: 'get', path: '/admin/pages/presence', access: VIEW, handler: presence.listPresence }),
     route({ method: 'get', path: '/admin/pages/:id', access: VIEW, params: idParams, handler: admin.showAdminPage }),
     route({
       method: 'put',
@@ -45,6 +47,9 @@ export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
       body: updatePageBody(catalog),
       handler: async (call) => admin.updateAdminPage(await catalogFor(call.ctx, catalog), call),
     }),
+    // Presence: the editor's heartbeat, and who else has the page open (no lock: merging protects).
+    route({ method: 'post', path: '/admin/pages/:id/presence', access: MANAGE_PAGE, params: idParams, handler: presence.heartbeat }),
+    route({ method: 'get', path: '/admin/pages/:id/presence', access: VIEW, params: idParams, handler: presence.showPresence }),
     route({ method: 'post', path: '/admin/pages/:id/duplicate', access: CREATE_PAGE, params: idParams, handler: admin.duplicateAdminPage }),
     route({
       method: 'post',

@@ -3,7 +3,7 @@
 import { idParams } from '../../lib/schema-primitives.js';
 import * as revisions from '../../controllers/pages/admin-revisions.js';
 import { publishBody, revisionListQuery, revisionParams } from '../../controllers/pages/revision-schemas.js';
-import { updatePageBody } from '../../controllers/pages/schemas.js';
+import { draftBody } from '../../controllers/pages/schemas.js';
 import { MANAGE_PAGE, PUBLISH_PAGE } from '../../controllers/pages/page-rights.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
@@ -35,7 +35,7 @@ export function revisionApiRoutes(catalog: PageCatalog): AnyRoute[] {
       path: '/admin/pages/:id/draft',
       access: MANAGE,
       params: idParams,
-      body: updatePageBody(catalog),
+      body: draftBody(catalog),
       handler: async (call) => revisions.saveAdminDraft(await catalogFor(call.ctx, catalog), call),
     }),
     route({ method: 'delete', path: '/admin/pages/:id/draft', access: MANAGE, params: idParams, handler: revisions.discardAdminDraft }),

@@ -130,7 +130,7 @@ describe('admin page tree: one level at a time, paths at any depth, parent searc
     const trail = /<nav aria-label="Emplacement dans l’arborescence" class="trail">([\s\S]*?)<\/nav>/.exec(page.text)![1];
     expect(trail).to.include(`href="/admin/pages?open=${leaf}#page-${leaf}"`);
     expect(textOf(trail).trim()).to.equal(['← Pages', 'Racine 07', ...Array.from({ length: 19 }, (_, i) => `Niveau ${two(i + 2)}`)].join(' › '));
-    expect(page.text).to.include(`<code>${pathTo(20)}</code>`);
+    expect(page.text).to.include(`<code>${ctx.config.baseUrl}${pathTo(20)}</code>`);
     expect(radiosOf(page.text)).to.deep.equal(['', `${site.chain[18]}*`]);
     expect(textOf(page.text)).to.include(pathTo(19));
   });
@@ -163,7 +163,7 @@ describe('admin page tree: one level at a time, paths at any depth, parent searc
     expect(moved.status).to.equal(303);
     expect((await getPage(ctx, page)).parent_id).to.equal(site.chain[1]);
     const leaf = await client.get(`/admin/pages/${site.chain[19]}`);
-    expect(leaf.text).to.include(`<code>/racine-07/niveau-02/niveau-05/niveau-06`);
+    expect(leaf.text).to.include(`<code>${ctx.config.baseUrl}/racine-07/niveau-02/niveau-05/niveau-06`);
     // Niveau 06 to 20 and the 40 pages under Niveau 10.
     expect(textOf((await client.get(`/admin/pages/${page}/delete`)).text)).to.include('Cette page a 55 sous-pages');
   });

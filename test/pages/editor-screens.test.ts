@@ -48,7 +48,7 @@ describe('page history and tree screens', () => {
     expect(textOf(/<tr class="changed">\s*<th scope="row">Bloc 1[\s\S]*?<\/tr>/.exec(compare.text)![0]))
       .to.include('Version une')
       .and.include('Version deux');
-    expect(compare.text).to.match(/<tr>\s*<th scope="row">Slug/);
+    expect(compare.text).to.match(/<tr>\s*<th scope="row">Adresse/);
 
     const restored = await client.post(`/admin/pages/${page.id}/revisions/1/restore`, {}, `/admin/pages/${page.id}/revisions/compare?a=1&b=2`);
     expect(restored.status).to.equal(303);

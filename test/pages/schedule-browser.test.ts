@@ -64,6 +64,8 @@ describe('scheduled publishing in a browser (JavaScript on and off)', function (
 
       await tab.goto(`${baseUrl}/admin/pages/${page.id}`);
       await tab.locator('#b-0-text').fill('Nouveau texte');
+      // «Programmer…» in the editor's bar opens the schedule's section (the browser does, without JavaScript).
+      await tab.getByRole('link', { name: 'Programmer…' }).click();
       await tab.locator('#schedule-at').fill('2026-01-15T10:30');
       await tab.getByRole('button', { name: 'Programmer la publication' }).click();
       await tab.waitForLoadState();
