@@ -19,7 +19,7 @@ describe('page editor layout in a browser', function () {
   const site = useBrowserSite();
 
   async function editorTab(javaScriptEnabled: boolean, width = SCREEN.width): Promise<Page> {
-    const { cookie } = await caller(site.ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+    const { cookie } = await caller(site.ctx, { permissions: ['admin.access', 'pages.view', 'pages.manage', 'pages.publish'] });
     const tab = await site.open({ javaScriptEnabled, cookie, width, timeoutMs: 10_000 });
     await tab.setViewportSize({ width, height: SCREEN.height });
     return tab;
