@@ -175,6 +175,18 @@ const SITE_CASES: Case[] = [
   { method: 'get', route: '/users/profile/sessions', path: '/users/profile/sessions?limit=5', status: 400, why: 'unknown query parameter' },
   { method: 'delete', route: '/users/profile/sessions', path: '/users/profile/sessions?keep_current=perhaps', status: 400, why: 'non-boolean keep_current' },
   { method: 'delete', route: '/users/profile/sessions/:sessionId', path: '/users/profile/sessions/not-hex', status: 400, why: 'malformed session id' },
+  { method: 'get', route: '/users/profile/passkeys', path: '/users/profile/passkeys?all=1', status: 400, why: 'unknown query parameter' },
+  { method: 'post', route: '/users/profile/passkeys/options', path: '/users/profile/passkeys/options', body: {}, status: 400, why: 'missing current password' },
+  { method: 'post', route: '/users/profile/passkeys', path: '/users/profile/passkeys', body: { name: 'Clé' }, status: 400, why: 'missing answer' },
+  {
+    method: 'post',
+    route: '/users/profile/passkeys',
+    path: '/users/profile/passkeys',
+    body: { name: 'Clé', response: '{not json' },
+    status: 400,
+    why: 'answer as unreadable text',
+  },
+  { method: 'delete', route: '/users/profile/passkeys/:id', path: '/users/profile/passkeys/abc', body: { current_password: 'x' }, status: 400, why: 'id not a number' },
   { method: 'get', route: '/users/profile/2fa', path: '/users/profile/2fa?secret=1', status: 400, why: 'unknown query parameter' },
   { method: 'post', route: '/users/profile/2fa/setup', path: '/users/profile/2fa/setup', body: {}, status: 400, why: 'missing current password' },
   {
