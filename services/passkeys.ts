@@ -131,7 +131,7 @@ export function passkeysOf(ctx: AppContext, userId: number): Promise<PasskeySumm
 }
 
 /** Removes one of the account's passkeys (current password first); audited. */
-export async function removePasskey(ctx: AppContext, origin: Origin, user: SessionUser, id: number, currentPassword: string): Promise<void> {
+export async function removePasskey(ctx: AppContext, origin: Origin, user: { id: number; name: string }, id: number, currentPassword: string): Promise<void> {
   await verifyCurrentPassword(ctx, origin, user.id, currentPassword);
   await inTransaction(ctx, async (tx) => {
     const name = await deletePasskey(tx, user.id, id);

@@ -3,6 +3,7 @@
 // two answers racing for it cannot both get it (single use), and an expired one is
 // never returned.
 import type { AppContext } from '../../lib/context.js';
+import type { PasskeyChallengeRow } from '../../lib/tables.js';
 import { hashToken } from '../../lib/tokens.js';
 
 export const PASSKEY_CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
@@ -59,7 +60,11 @@ export async function saveChallenge(
 
 /** Takes the live challenge of `binding` for `purpose` (and `userId` when given): deleted whatever it is, returned only if it fits. */
 export async function takeChallenge(ctx: AppContext, binding: string, purpose: ChallengePurpose, userId?: number): Promise<string | undefined> {
-  const [row] = await ctx.db('app_auth_passkey_challenges').where({ token_hash: hashToken(binding) }).delete(['purpose', 'user_id', 'challenge', 'expires_at']);
+  const rows: Array<Pick<PasskeyChallengeRow, 'purpose' | 'user_id' | 'challenge' | 'expires_at'>> = await ctx
+    .db('app_auth_passkey_challenges')
+    .where({ token_hash: hashToken(binding) })
+    .delete(['purpose', 'user_id', 'challenge', 'expires_at']);
+  const [row] = rows;
   if (!row || row.purpose !== purpose || row.expires_at.getTime() <= ctx.clock.nowMs()) return undefined;
   if (userId !== undefined && row.user_id !== userId) return undefined;
   return row.challenge;
@@ -119,6 +124,6 @@ export async function recordPasskeyUse(tx: AppContext, id: number, use: { counte
 
 /** Removes one passkey of the account; its name, or undefined when the account has none of that id. */
 export async function deletePasskey(tx: AppContext, userId: number, id: number): Promise<string | undefined> {
-  const [row] = await tx.db('app_auth_passkeys').where({ id, user_id: userId }).delete(['name']);
-  return row?.name;
+  const rows: Array<{ name: string }> = await tx.db('app_auth_passkeys').where({ id, user_id: userId }).delete(['name']);
+  return rows[0]?.name;
 }

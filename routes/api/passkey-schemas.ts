@@ -8,7 +8,10 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { idParam, password, text } from '../../lib/schema-primitives.js';
 import { passkeyMessages } from '../../models/auth/passkey-messages.js';
 
-const base64url = (max: number) => Joi.string().pattern(/^[A-Za-z0-9_-]*={0,2}$/).max(max);
+const base64url = (max: number) =>
+  Joi.string()
+    .pattern(/^[A-Za-z0-9_-]*={0,2}$/)
+    .max(max);
 const RESPONSE_TEXT_MAX = 60_000;
 
 const common = {
@@ -56,10 +59,12 @@ function answer(shape: Joi.ObjectSchema): Joi.AlternativesSchema {
       } catch {
         return helpers.error('any.invalid');
       }
-      const { error, value: checked } = shape.validate(parsed);
-      return error ? helpers.error('any.invalid') : (checked as unknown);
+      const checked: Joi.ValidationResult<unknown> = shape.validate(parsed);
+      return checked.error ? helpers.error('any.invalid') : checked.value;
     });
-  return Joi.alternatives().try(shape, fromText).messages({ 'alternatives.match': passkeyMessages.responseInvalid, 'any.invalid': passkeyMessages.responseInvalid });
+  return Joi.alternatives()
+    .try(shape, fromText)
+    .messages({ 'alternatives.match': passkeyMessages.responseInvalid, 'any.invalid': passkeyMessages.responseInvalid });
 }
 
 export const passkeyOptionsBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
@@ -68,5 +73,7 @@ export const addPasskeyBody = Joi.object<{ name: string; response: RegistrationR
   response: answer(registrationObject).required(),
 });
 export const removePasskeyBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
+/** The profile page's removal form (field errors named as on the page). */
+export const removePasskeyForm = Joi.object<{ current_password: string }>({ current_password: password.label('Mot de passe actuel').required() });
 export const passkeyParams = Joi.object<{ id: number }>({ id: idParam.required() });
 export const passkeySignInBody = Joi.object<{ response: AuthenticationResponseJSON }>({ response: answer(authenticationObject).required() });
