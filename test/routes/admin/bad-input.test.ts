@@ -43,6 +43,8 @@ function profileCases(prefix: string): Case[] {
     { row: `POST ${prefix}/picture/delete`, path: `${prefix}/picture/delete`, noToken: true, status: 403, why: 'no CSRF token' },
     { row: `POST ${prefix}/sessions/delete-others`, path: `${prefix}/sessions/delete-others`, noToken: true, status: 403, why: 'no CSRF token' },
     { row: `POST ${prefix}/sessions/:sessionId/delete`, path: `${prefix}/sessions/not-hex/delete`, status: 400, why: 'malformed session id' },
+    { row: `POST ${prefix}/passkeys/:id/delete`, path: `${prefix}/passkeys/abc/delete`, fields: { current_password: 'x' }, status: 400, why: 'id not a number' },
+    { row: `POST ${prefix}/passkeys/:id/delete`, path: `${prefix}/passkeys/1/delete`, fields: { current_password: '' }, status: 400, why: 'empty current password' },
     { row: `GET ${prefix}/2fa`, path: `${prefix}/2fa?x=%00`, status: 200, why: 'unknown query parameters are ignored' },
     { row: `POST ${prefix}/2fa/setup`, path: `${prefix}/2fa/setup`, fields: { current_password: '' }, status: 400, why: 'empty current password' },
     { row: `POST ${prefix}/2fa/setup`, path: `${prefix}/2fa/setup`, fields: { current_password: PASSWORD }, noToken: true, status: 403, why: 'no CSRF token' },
