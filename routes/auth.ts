@@ -8,7 +8,7 @@ import type { AppContext } from '../lib/context.js';
 import { createFirstRunGate, createStaleFirstRunRefusal, handleFirstRun } from '../controllers/auth/first-run.js';
 import { handleLogin } from '../controllers/auth/login.js';
 import { handleLogout } from '../controllers/auth/logout.js';
-import { handlePasskeyOptions, handlePasskeySignIn } from '../controllers/auth/passkey.js';
+import { handlePasskeyOptions, handlePasskeySignIn, handleSecondStepOptions, handleSecondStepPasskey } from '../controllers/auth/passkey.js';
 import { handleSecondFactor, showSecondFactor } from '../controllers/auth/two-factor.js';
 import { logoutLocals, showConfirm, showForgot, showLogin, showLogout, showRegister, showReset, showSetup } from '../controllers/auth/pages.js';
 import { handleForgot, handleResend } from '../controllers/auth/recovery.js';
@@ -103,6 +103,17 @@ const forms: AnyRoute[] = [
 const passkeyRows: AnyRoute[] = [
   route({ method: 'post', path: '/passkey/options', access: 'anyone', limit: 'api', handler: handlePasskeyOptions }),
   route({ method: 'post', path: '/passkey', access: 'anyone', body: passkeySignInBody, limit: 'login', form: authForm('login'), handler: handlePasskeySignIn }),
+  // The second step of a pending login with a passkey instead of a code (its budget: the code's).
+  route({ method: 'post', path: '/2fa/passkey/options', access: 'anyone', limit: 'api', handler: handleSecondStepOptions }),
+  route({
+    method: 'post',
+    path: '/2fa/passkey',
+    access: 'anyone',
+    body: passkeySignInBody,
+    limit: 'second_factor',
+    form: authForm('two-factor', (_call, locals) => ({ ...locals, pending: locals.errorCode !== 'second_factor_expired' })),
+    handler: handleSecondStepPasskey,
+  }),
 ];
 const PASSKEY_BODY_LIMIT = '100kb';
 
@@ -151,7 +162,8 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
     prepare(row) {
       if (row.method === 'get') return [];
       // No form timestamp to check: an answer is signed by the authenticator over a challenge.
-      if (passkeyRows.includes(row)) return [passkeyJson, formReached, ...csrf.protection, createRateLimiter(ctx, row.limit ?? 'login', { refundRefusedInput: false })];
+      if (passkeyRows.includes(row))
+        return [passkeyJson, formReached, ...csrf.protection, createRateLimiter(ctx, row.limit ?? 'login', { refundRefusedInput: false })];
       // Every public form spends a budget (rows of one operation share its counters);
       // logout, the one form that is not public, has none.
       // A typo refused by the input's rules gives its hit back (routes/form-failure.ts),

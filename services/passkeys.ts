@@ -32,6 +32,7 @@ import {
   saveChallenge,
   takeChallenge,
   type PasskeySummary,
+  type StoredPasskey,
 } from '../models/auth/passkeys.js';
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 import { passkeyMessages } from '../models/auth/passkey-messages.js';
@@ -39,10 +40,10 @@ import { currentSettings } from './site-settings.js';
 import { verifyCurrentPassword } from './current-password.js';
 import { noticeInBackground } from './mail-policy.js';
 
-const CEREMONY_TIMEOUT_MS = 5 * 60 * 1000;
+export const CEREMONY_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** The relying party: BASE_URL's host and origin. */
-function relyingParty(ctx: AppContext): { rpID: string; origin: string } {
+export function relyingParty(ctx: AppContext): { rpID: string; origin: string } {
   const url = new URL(ctx.config.baseUrl);
   return { rpID: url.hostname, origin: url.origin };
 }
@@ -152,6 +153,53 @@ export async function passkeySignInOptions(ctx: AppContext, binding: string): Pr
   return options;
 }
 
+export type AssertionCheck =
+  { status: 'valid'; use: { counter: number; backedUp: boolean; deviceType: string } } | { status: 'cloned'; counter: number } | { status: 'invalid' };
+
+/**
+ * The authenticator's signature over `challenge`, BASE_URL's origin and rpID, by the
+ * stored key, with the user verified, and a counter that went forward. The library
+ * raises on any failure; a counter that did not move forward is told apart (a clone).
+ */
+export async function checkAssertion(
+  ctx: AppContext,
+  origin: Origin,
+  passkey: StoredPasskey,
+  challenge: string,
+  response: AuthenticationResponseJSON,
+): Promise<AssertionCheck> {
+  const { rpID, origin: expectedOrigin } = relyingParty(ctx);
+  try {
+    const verified = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin,
+      expectedRPID: rpID,
+      credential: { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter },
+      requireUserVerification: true,
+    });
+    if (!verified.verified) return { status: 'invalid' };
+    const { newCounter, credentialBackedUp, credentialDeviceType } = verified.authenticationInfo;
+    return { status: 'valid', use: { counter: newCounter, backedUp: credentialBackedUp, deviceType: credentialDeviceType } };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.logger.info({ err: message, requestId: origin.requestId }, 'passkey signature refused');
+    const counter = /counter value (\d+)/.exec(message);
+    return counter ? { status: 'cloned', counter: Number(counter[1]) } : { status: 'invalid' };
+  }
+}
+
+/** A cloned authenticator's signature: audited with both counters (the stored one is kept). */
+export function recordClone(ctx: AppContext, origin: Origin, user: { id: number; name: string }, counter: number, stored: number): Promise<void> {
+  return recordAudit(ctx, {
+    actor: null,
+    ip: origin.ip,
+    action: 'auth.passkey_cloned',
+    target: userTarget(user),
+    details: { method: 'passkey', counter, stored_counter: stored },
+  });
+}
+
 function refusal(): InvalidCredentialsError {
   return new InvalidCredentialsError(passkeyMessages.signInRefused);
 }
@@ -178,41 +226,18 @@ export async function passkeySignIn(ctx: AppContext, origin: Origin, binding: st
     const user = passkey ? await findSessionUser(tx, passkey.userId) : undefined;
     if (!challenge) return { status: 'refused', reason: 'challenge_missing', user };
     if (!passkey || !user) return { status: 'refused', reason: 'unknown_passkey' };
-    const { rpID, origin: expectedOrigin } = relyingParty(ctx);
-    let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-    try {
-      verified = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin,
-        expectedRPID: rpID,
-        credential: { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter },
-        requireUserVerification: true,
-      });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      ctx.logger.info({ err: message, requestId: origin.requestId }, 'passkey sign-in refused');
-      const counter = /counter value (\d+)/.exec(message);
-      if (counter) return { status: 'cloned', user, counter: Number(counter[1]), stored: passkey.counter };
-      return { status: 'refused', reason: 'invalid_signature', user };
-    }
-    if (!verified.verified) return { status: 'refused', reason: 'invalid_signature', user };
+    const checked = await checkAssertion(tx, origin, passkey, challenge, response);
+    if (checked.status === 'cloned') return { status: 'cloned', user, counter: checked.counter, stored: passkey.counter };
+    if (checked.status === 'invalid') return { status: 'refused', reason: 'invalid_signature', user };
     if (user.suspended_at !== null) return { status: 'suspended', user };
     if (!user.email_verified) return { status: 'unverified', user };
-    const { newCounter, credentialBackedUp, credentialDeviceType } = verified.authenticationInfo;
-    await recordPasskeyUse(tx, passkey.id, { counter: newCounter, backedUp: credentialBackedUp, deviceType: credentialDeviceType });
+    await recordPasskeyUse(tx, passkey.id, checked.use);
     return { status: 'done', user };
   });
   if (outcome.status === 'done') return outcome.user;
   const target = outcome.user ? userTarget(outcome.user) : null;
   if (outcome.status === 'cloned') {
-    await recordAudit(ctx, {
-      actor: null,
-      ip: origin.ip,
-      action: 'auth.passkey_cloned',
-      target,
-      details: { method: 'passkey', counter: outcome.counter, stored_counter: outcome.stored },
-    });
+    await recordClone(ctx, origin, outcome.user, outcome.counter, outcome.stored);
     throw refusal();
   }
   const reason = outcome.status === 'refused' ? outcome.reason : outcome.status === 'suspended' ? 'account_suspended' : 'email_unverified';

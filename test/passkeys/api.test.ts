@@ -11,6 +11,7 @@ import { SoftAuthenticator } from '../support/authenticator.js';
 import { PASSWORD, caller } from '../support/fixtures.js';
 import { FormClient, useFakeClock } from '../support/form-client.js';
 import type { TestSmtpServer } from '../support/smtp.js';
+import { enrolTwoFactor } from '../support/two-factor.js';
 
 const ORIGIN = 'http://site.test';
 const RP_ID = 'site.test';
@@ -96,7 +97,10 @@ describe('passkeys', () => {
       const user = await caller(ctx);
       const authenticator = new SoftAuthenticator(ORIGIN, RP_ID);
       const options = await api('post', '/passkeys/options', user.cookie, { current_password: PASSWORD });
-      const elsewhere = await api('post', '/passkeys', user.cookie, { name: 'X', response: authenticator.create(options.body, { origin: 'http://evil.test' }) });
+      const elsewhere = await api('post', '/passkeys', user.cookie, {
+        name: 'X',
+        response: authenticator.create(options.body, { origin: 'http://evil.test' }),
+      });
       expect(elsewhere.status).to.equal(400);
       expect(elsewhere.body.code).to.equal('passkey_refused');
       // That answer spent the challenge: the right one now finds none.
@@ -162,12 +166,15 @@ describe('passkeys', () => {
       const client = new FormClient(app, clock);
       const { _csrf } = await client.tokens('/auth/login');
       const options = await client.agent.post('/auth/passkey/options').set('Accept', 'application/json').set('X-CSRF-Token', _csrf).send({});
-      const answer = await client.agent.post('/auth/passkey').type('form').send({ _csrf, response: JSON.stringify(authenticator.get(options.body)) });
+      const answer = await client.agent
+        .post('/auth/passkey')
+        .type('form')
+        .send({ _csrf, response: JSON.stringify(authenticator.get(options.body)) });
       expect(answer.status, answer.text).to.equal(303);
       expect(answer.headers.location).to.equal('/account');
     });
 
-    it('refuses a replayed answer: its challenge served once, another browser\'s challenge is not the one signed', async () => {
+    it("refuses a replayed answer: its challenge served once, another browser's challenge is not the one signed", async () => {
       const { authenticator } = await withPasskey();
       const first = await signIn(authenticator);
       expect(first.answer.status).to.equal(200);
@@ -245,6 +252,55 @@ describe('passkeys', () => {
       await client.tokens('/auth/login');
       const options = await client.agent.post('/auth/passkey/options').set('Accept', 'application/json').send({});
       expect(options.status).to.equal(403);
+    });
+  });
+
+  describe('POST /auth/2fa/passkey', () => {
+    /** The password step of an account with two-step verification: a pending login in this browser. */
+    async function pendingLogin() {
+      const client = new FormClient(app, clock);
+      const step = await client.submit('/auth/login', { email: 'ada@example.com', password: PASSWORD }, { json: true });
+      expect(step.status).to.equal(401);
+      expect(step.body.code).to.equal('second_factor_required');
+      const { _csrf } = await client.tokens('/auth/2fa');
+      const post = (path: string, body: object) => client.agent.post(path).set('Accept', 'application/json').set('X-CSRF-Token', _csrf).send(body);
+      return { client, post };
+    }
+
+    it("completes a pending login with a passkey instead of a code: the account's passkeys offered, a session, the method audited", async () => {
+      const { user, authenticator } = await withPasskey();
+      await enrolTwoFactor(ctx, user);
+      const { client, post } = await pendingLogin();
+      const options = await post('/auth/2fa/passkey/options', {});
+      expect(options.status, options.text).to.equal(200);
+      expect(options.body.allowCredentials.map((credential: { id: string }) => credential.id)).to.deep.equal([authenticator.id]);
+      const answer = await post('/auth/2fa/passkey', { response: authenticator.get(options.body) });
+      expect(answer.status, answer.text).to.equal(200);
+      expect(answer.body).to.include({ success: true, redirect: '/account' });
+      expect((await client.get('/account')).status).to.equal(200);
+      const [login] = await events('auth.login');
+      expect(login.details).to.deep.equal({ second_factor: 'passkey' });
+      expect(await ctx.db('app_auth_pending_logins')).to.have.length(0);
+    });
+
+    it('refuses without a pending login, and counts a refused signature as a wrong code', async () => {
+      const { user, authenticator } = await withPasskey();
+      await enrolTwoFactor(ctx, user);
+      const stranger = new FormClient(app, clock);
+      const { _csrf } = await stranger.tokens('/auth/login');
+      const none = await stranger.agent.post('/auth/2fa/passkey/options').set('Accept', 'application/json').set('X-CSRF-Token', _csrf).send({});
+      expect(none.status).to.equal(401);
+      expect(none.body.code).to.equal('second_factor_expired');
+
+      const { client, post } = await pendingLogin();
+      const options = await post('/auth/2fa/passkey/options', {});
+      const elsewhere = await post('/auth/2fa/passkey', { response: authenticator.get(options.body, { origin: 'http://evil.test' }) });
+      expect(elsewhere.status).to.equal(401);
+      expect(elsewhere.body.code).to.equal('second_factor_wrong');
+      const [failure] = await events('auth.second_factor_failed');
+      expect(failure.details).to.deep.equal({ attempts_left: 4, method: 'passkey' });
+      expect((await client.get('/account')).status).to.equal(303);
+      expect(await events('auth.login')).to.have.length(0);
     });
   });
 });
