@@ -1,8 +1,9 @@
 // Passkeys in the page (progressive enhancement: without JavaScript, or without WebAuthn,
 // the password form works as it always did). Two places:
-// - the login page ([data-passkey-login]): the button appears; it asks /auth/passkey/options,
-//   lets the browser sign with a passkey, posts the answer to /auth/passkey and goes where
-//   the answer says;
+// - the login page and the second step's ([data-passkey-login]): the button appears; it asks
+//   the options (/auth/passkey/options, /auth/2fa/passkey/options), lets the browser sign
+//   with a passkey, posts the answer (/auth/passkey, /auth/2fa/passkey) and goes where the
+//   answer says;
 // - the profile ([data-passkeys]): the addition form appears; it asks the creation options
 //   with the current password, lets the browser create the passkey, posts it with its name,
 //   then shows the page again with the new passkey listed.
@@ -49,7 +50,7 @@
 
   function enhanceLogin(box) {
     if (!supported) return;
-    var form = document.querySelector('form.auth-form[action="/auth/login"]');
+    var form = document.querySelector('form.auth-form[action="' + box.getAttribute('data-form') + '"]');
     var csrf = form && form.querySelector('input[name="_csrf"]');
     var button = box.querySelector('[data-passkey-start]');
     var problem = box.querySelector('[data-passkey-error]');
@@ -59,12 +60,12 @@
       var headers = { 'X-CSRF-Token': csrf.value };
       button.disabled = true;
       say(problem, '');
-      postJson('/auth/passkey/options', {}, headers)
+      postJson(box.getAttribute('data-options'), {}, headers)
         .then(function (options) {
           if (!options.ok) throw new Error(problemOf(options, 'La connexion par clé d’accès est indisponible.'));
           return lib.startAuthentication({ optionsJSON: options.data }).then(
             function (response) {
-              return postJson('/auth/passkey', { response: response }, headers);
+              return postJson(box.getAttribute('data-answer'), { response: response }, headers);
             },
             function (error) {
               throw new Error(ceremonyProblem(error));

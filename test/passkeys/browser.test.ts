@@ -3,7 +3,8 @@
 // authenticator (DevTools Protocol `WebAuthn` domain: a platform authenticator holding
 // resident keys, the user verified). WebAuthn needs a secure context and an rpID the
 // page's origin belongs to: the app's BASE_URL is http://localhost:<port>, which is one.
-// Add a passkey from /account, sign out, sign in with it without a password.
+// Add a passkey from /account, sign out, sign in with it without a password; then use it
+// as the second step of a password login, and remove it.
 import { createServer, type Server } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import type { AppContext } from '../../lib/context.js';
 import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { chromiumAvailable, launchChromium } from '../support/browser.js';
 import { makeUser, PASSWORD } from '../support/fixtures.js';
+import { enrolTwoFactor } from '../support/two-factor.js';
 
 // The anti-bot check refuses /auth forms submitted under 1.5 s after rendering.
 const HUMAN_PAUSE_MS = 1600;
@@ -67,7 +69,7 @@ describe('passkeys in a browser', function () {
     return page;
   }
 
-  it('adds a passkey on /account, signs out, and signs in with it without a password', async () => {
+  it('adds a passkey on /account, signs in with it without a password, uses it as the second step, removes it', async () => {
     const user = await makeUser(ctx, { email: 'ada@example.com', name: 'Ada' });
     const page = await pageWithAuthenticator();
 
@@ -101,6 +103,27 @@ describe('passkeys in a browser', function () {
     expect(logins.map((event) => event.details)).to.deep.equal([{}, { method: 'passkey' }]);
     const [used] = await ctx.db('app_auth_passkeys').where({ user_id: user.id });
     expect(used.last_used_at).to.be.an.instanceOf(Date);
+
+    // The second step of a password login, instead of a code.
+    await enrolTwoFactor(ctx, user);
+    await page.getByRole('button', { name: 'Se déconnecter' }).click();
+    await page.waitForURL(/\/auth\/(login|logout)/);
+    await page.goto(`${baseUrl}/auth/login`);
+    await page.getByLabel('Courriel').fill('ada@example.com');
+    await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
+    await page.waitForTimeout(HUMAN_PAUSE_MS);
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+    await page.waitForURL(`${baseUrl}/auth/2fa`);
+    await page.getByRole('button', { name: 'Utiliser une clé d’accès' }).click();
+    await page.waitForURL(`${baseUrl}/account`);
+    const secondStep = await ctx.db('app_audit_events').where({ action: 'auth.login' }).orderBy('id', 'desc').first();
+    expect(secondStep?.details).to.deep.equal({ second_factor: 'passkey' });
+
+    // Removed from the profile with the current password.
+    await page.locator('form.passkey-remove input[name="current_password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Retirer la clé d’accès Chromium' }).click();
+    await page.getByText('La clé d’accès est retirée.').waitFor();
+    expect(await ctx.db('app_auth_passkeys').where({ user_id: user.id })).to.have.length(0);
     expect(cspViolations).to.deep.equal([]);
     await page.close();
   });
