@@ -24,7 +24,7 @@ export const CORE_AUDIT_ACTIONS: Record<string, AuditAction> = {
   'account.sessions_revoked': { label: 'Sessions fermées', target: userLink },
   'account.passkey_added': { label: 'Clé d’accès ajoutée', target: userLink },
   'account.passkey_removed': { label: 'Clé d’accès retirée', target: userLink },
-  'auth.passkey_cloned': { label: 'Clé d’accès refusée (compteur revenu en arrière : authentificateur cloné ?)', target: userLink },
+  'auth.passkey_cloned': { label: 'Clé d’accès refusée (compteur revenu en arrière : authentificateur cloné ?)', target: userLink },
   'account.deleted_by_self': { label: 'Compte supprimé par son titulaire' },
   'two_factor.enabled': { label: 'Vérification en deux étapes activée', target: userLink },
   'two_factor.disabled': { label: 'Vérification en deux étapes désactivée', target: userLink },

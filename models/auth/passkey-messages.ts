@@ -5,7 +5,7 @@ export const passkeyMessages = {
   alreadyRegistered: 'Cette clé d’accès est déjà enregistrée.',
   notFound: 'Clé d’accès introuvable.',
   signInRefused: 'Cette clé d’accès n’a pas permis la connexion. La connexion peut être reprise, ou faite avec le mot de passe.',
-  noPasskey: 'Ce compte n’a pas de clé d’accès : la vérification se fait avec un code.',
+  noPasskey: 'Ce compte n’a pas de clé d’accès : la vérification se fait avec un code.',
   secondStepRefused: (left: number) =>
     left === 1 ? 'Cette clé d’accès n’a pas été acceptée. Il reste 1 essai.' : `Cette clé d’accès n’a pas été acceptée. Il reste ${left} essais.`,
   nameInvalid: 'Le nom de la clé compte de 1 à 100 caractères.',

@@ -97,7 +97,7 @@
       event.preventDefault();
       var name = form.elements.name.value.trim();
       var password = form.elements.current_password.value;
-      if (!name) return say(problem, 'La clé a besoin d’un nom (par exemple : Téléphone).');
+      if (!name) return say(problem, 'La clé a besoin d’un nom (par exemple : Téléphone).');
       if (!password) return say(problem, 'Le mot de passe actuel est nécessaire pour ajouter une clé.');
       button.disabled = true;
       say(problem, '');
