@@ -80,7 +80,7 @@ describe('passkeys', () => {
       expect(event.details).to.deep.equal({ passkey: 'Clé USB' });
       const mail = await smtp.waitForMessage('ada@example.com');
       expect(mail.subject).to.equal('Nouvelle clé d’accès ajoutée — Site de test');
-      expect(mail.text).to.include('« Clé USB »').and.include('http://site.test/account');
+      expect(mail.text).to.include('«\u00a0Clé USB\u00a0»').and.include('http://site.test/account');
       // The challenge served once.
       expect(await ctx.db('app_auth_passkey_challenges')).to.have.length(0);
     });

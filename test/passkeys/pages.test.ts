@@ -45,7 +45,9 @@ describe('passkeys on the pages', () => {
     const removed = await client.post(`/account/passkeys/${id}/delete`, { current_password: PASSWORD });
     expect(removed.status).to.equal(303);
     expect(removed.headers.location).to.equal('/account');
-    expect(textOf((await client.follow(removed)).text)).to.include('La clé d’accès est retirée.').and.include('Aucune clé d’accès pour ce compte.');
+    expect(textOf((await client.follow(removed)).text))
+      .to.include('La clé d’accès est retirée.')
+      .and.include('Aucune clé d’accès pour ce compte.');
     expect(await ctx.db('app_auth_passkeys')).to.have.length(0);
     expect(await ctx.db('app_audit_events').where({ action: 'account.passkey_removed' })).to.have.length(1);
   });
@@ -63,9 +65,17 @@ describe('passkeys on the pages', () => {
     await makeUser(ctx);
     const page = await request(app).get('/auth/login');
     expect(page.status).to.equal(200);
-    expect(page.text).to.match(/<div class="passkey-login" data-passkey-login hidden>/);
+    expect(page.text).to.match(/<div class="passkey-login" data-passkey-login hidden\s+data-form="\/auth\/login"/);
     expect(page.text).to.include('Se connecter avec une clé d’accès');
     expect(page.text).to.include('<form method="post" action="/auth/login"');
+  });
+
+  it("offers a passkey on the second step's page, hidden until the script finds WebAuthn", async () => {
+    await makeUser(ctx);
+    const page = await request(app).get('/auth/2fa');
+    expect(page.status).to.equal(200);
+    // Without a pending login the page has no form: nothing to offer either.
+    expect(page.text).not.to.include('data-passkey-login');
   });
 
   it('serves the browser library from the installed package', async () => {
