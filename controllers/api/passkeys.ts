@@ -27,7 +27,13 @@ export async function passkeyOptionsHandler({ ctx, origin, req, res, body }: Cal
 }
 
 // POST /app/api/users/profile/passkeys {name, response} — 201 {id, name, created_at}
-export async function addPasskeyHandler({ ctx, origin, req, res, body }: Call<None, None, { name: string; response: RegistrationResponseJSON }>): Promise<void> {
+export async function addPasskeyHandler({
+  ctx,
+  origin,
+  req,
+  res,
+  body,
+}: Call<None, None, { name: string; response: RegistrationResponseJSON }>): Promise<void> {
   const added = await addPasskey(ctx, origin, sessionUser(req), sessionBinding(req), body);
   res.status(201).json({ id: added.id, name: added.name, created_at: added.created_at });
 }

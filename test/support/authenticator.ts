@@ -73,7 +73,9 @@ export class SoftAuthenticator {
   /** navigator.credentials.create(): a resident key, the user verified. */
   create(options: PublicKeyCredentialCreationOptionsJSON, bend: CeremonyBend = {}): RegistrationResponseJSON {
     this.userHandle = options.user.id;
-    const rpIdHash = createHash('sha256').update(options.rp.id ?? this.rpID).digest();
+    const rpIdHash = createHash('sha256')
+      .update(options.rp.id ?? this.rpID)
+      .digest();
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
     const authData = Buffer.concat([
@@ -110,7 +112,9 @@ export class SoftAuthenticator {
   get(options: PublicKeyCredentialRequestOptionsJSON, bend: CeremonyBend = {}): AuthenticationResponseJSON {
     this.counter = bend.counter ?? this.counter + 1;
     const authData = Buffer.concat([
-      createHash('sha256').update(options.rpId ?? this.rpID).digest(),
+      createHash('sha256')
+        .update(options.rpId ?? this.rpID)
+        .digest(),
       Buffer.from([FLAG_USER_PRESENT | FLAG_USER_VERIFIED]),
       counterBytes(this.counter),
     ]);

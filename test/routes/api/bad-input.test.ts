@@ -186,7 +186,14 @@ const SITE_CASES: Case[] = [
     status: 400,
     why: 'answer as unreadable text',
   },
-  { method: 'delete', route: '/users/profile/passkeys/:id', path: '/users/profile/passkeys/abc', body: { current_password: 'x' }, status: 400, why: 'id not a number' },
+  {
+    method: 'delete',
+    route: '/users/profile/passkeys/:id',
+    path: '/users/profile/passkeys/abc',
+    body: { current_password: 'x' },
+    status: 400,
+    why: 'id not a number',
+  },
   { method: 'get', route: '/users/profile/2fa', path: '/users/profile/2fa?secret=1', status: 400, why: 'unknown query parameter' },
   { method: 'post', route: '/users/profile/2fa/setup', path: '/users/profile/2fa/setup', body: {}, status: 400, why: 'missing current password' },
   {
