@@ -499,6 +499,52 @@ export interface PendingLoginInsert {
   created_at?: TimestampInput;
 }
 
+/** A passkey of an account (migration 20261126003000). */
+export interface PasskeyRow {
+  id: number;
+  user_id: number;
+  /** The authenticator's credential id, base64url. */
+  credential_id: string;
+  /** The COSE public key. */
+  public_key: Buffer;
+  counter: number;
+  transports: string[];
+  device_type: string;
+  backed_up: boolean;
+  name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+export interface PasskeyInsert {
+  user_id: number;
+  credential_id: string;
+  public_key: Buffer;
+  counter?: number | string;
+  transports?: string[];
+  device_type: string;
+  backed_up?: boolean;
+  name: string;
+  created_at?: TimestampInput;
+  last_used_at?: TimestampInput | null;
+}
+
+/** A WebAuthn challenge waiting for its answer, single use (migration 20261126003000). */
+export interface PasskeyChallengeRow {
+  /** SHA-256 (hex) of the cookie's token (sign-in) or of the session's id (addition). */
+  token_hash: string;
+  purpose: string;
+  user_id: number | null;
+  challenge: string;
+  expires_at: Date;
+}
+export interface PasskeyChallengeInsert {
+  token_hash: string;
+  purpose: string;
+  user_id?: number | null;
+  challenge: string;
+  expires_at: TimestampInput;
+}
+
 // ---------------------------------------------------------------- uploads (core)
 
 /** A file stored in PostgreSQL (UPLOAD_STORAGE=database; lib/upload-storage-database.ts). */
@@ -583,6 +629,8 @@ export interface AppTables {
   app_auth_recovery_codes: Table<RecoveryCodeRow, RecoveryCodeInsert>;
   app_auth_sso_providers: Table<SsoProviderRow, SsoProviderInsert>;
   app_auth_pending_logins: Table<PendingLoginRow, PendingLoginInsert>;
+  app_auth_passkeys: Table<PasskeyRow, PasskeyInsert>;
+  app_auth_passkey_challenges: Table<PasskeyChallengeRow, PasskeyChallengeInsert>;
   app_upload_blobs: Table<UploadBlobRow, UploadBlobInsert>;
   app_site_settings: Table<SiteSettingsRow, Partial<SiteSettingsRow>>;
   knex_migrations: Table<KnexMigrationRow, KnexMigrationInsert>;

@@ -148,6 +148,11 @@ export class Mailer {
     return this.sendLogged('two-factor-reset', email, { email, link: this.link('account/2fa', {}) });
   }
 
+  /** PasskeyAddedEmail («Nouvelle clé d'accès ajoutée»): a passkey can now open the account. */
+  passkeyAdded(email: string, name: string): Promise<void> {
+    return this.sendLogged('passkey-added', email, { email, name, link: this.link('account', {}) });
+  }
+
   /**
    * UnusualSignInEmail («Tentatives de connexion inhabituelles»): an account's budget of
    * wrong passwords or wrong codes is spent (services/sign-in-guard.ts); at most once a day.

@@ -8,6 +8,7 @@ export const mailSubjects: Record<string, (appName: string) => string> = {
   'email-change-notify': (appName) => `Changement de l’adresse de courriel — ${appName}`,
   'recovery-code-used': (appName) => `Code de secours utilisé — ${appName}`,
   'two-factor-reset': (appName) => `Vérification en deux étapes désactivée — ${appName}`,
+  'passkey-added': (appName) => `Nouvelle clé d’accès ajoutée — ${appName}`,
   'unusual-sign-in': (appName) => `Tentatives de connexion inhabituelles — ${appName}`,
   'sso-link-confirm': (appName) => `Liaison d’un compte à un fournisseur de connexion — ${appName}`,
   'account-exists': (appName) => `Un compte existe déjà avec cette adresse — ${appName}`,

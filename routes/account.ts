@@ -3,6 +3,7 @@
 // forms post back to whichever prefix showed them.
 import { Router, type RequestHandler } from 'express';
 import * as deletion from '../controllers/account/account-deletion.js';
+import * as passkeys from '../controllers/account/passkeys.js';
 import * as profile from '../controllers/account/profile.js';
 import * as twoFactor from '../controllers/account/two-factor.js';
 import * as forms from '../controllers/admin/schemas.js';
@@ -13,6 +14,7 @@ import { notFound } from '../middleware/error-handler.js';
 import { requireUser } from '../middleware/require-auth.js';
 import { letLostFormsThrough, refuseLostForms, restoreFormDraft } from './lost-session.js';
 import { adminSurface } from './admin-surface.js';
+import { passkeyParams, removePasskeyForm } from './api/passkey-schemas.js';
 import { mountRoutes, route, type AnyRoute } from './define.js';
 
 const page = profile.showProfile;
@@ -111,6 +113,16 @@ export const profileRoutes: AnyRoute[] = [
     body: forms.deleteOwnAccountForm,
     form: { name: 'delete', rerender: deletion.confirmDeleteOwnAccount },
     handler: deletion.deleteOwnAccountFromForm,
+  }),
+  // Passkeys: removal from the page (adding one is the page script's, on the JSON routes).
+  route({
+    method: 'post',
+    path: '/passkeys/:id/delete',
+    access: 'user',
+    params: passkeyParams,
+    body: removePasskeyForm,
+    form: { name: 'passkeys', rerender: page },
+    handler: passkeys.removePasskeyFromForm,
   }),
   ...twoFactorRoutes,
 ];

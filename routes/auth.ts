@@ -3,11 +3,12 @@
 // mark that the form was reached (so any refusal re-renders it), cross-site refusal
 // and CSRF token, the row's rate limit (every POST counts, bots included), and the
 // anti-bot checks of the public forms; then the row's joi schema and its handler.
-import { Router, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { createFirstRunGate, createStaleFirstRunRefusal, handleFirstRun } from '../controllers/auth/first-run.js';
 import { handleLogin } from '../controllers/auth/login.js';
 import { handleLogout } from '../controllers/auth/logout.js';
+import { handlePasskeyOptions, handlePasskeySignIn, handleSecondStepOptions, handleSecondStepPasskey } from '../controllers/auth/passkey.js';
 import { handleSecondFactor, showSecondFactor } from '../controllers/auth/two-factor.js';
 import * as sso from '../controllers/auth/sso.js';
 import { logoutLocals, showConfirm, showForgot, showLogin, showLogout, showRegister, showReset, showSetup } from '../controllers/auth/pages.js';
@@ -36,6 +37,7 @@ import { createCrossSiteRefusal } from '../middleware/cross-site.js';
 import { createCsrf } from '../middleware/csrf.js';
 import { notFound } from '../middleware/error-handler.js';
 import { createRateLimiter } from '../middleware/rate-limit.js';
+import { passkeySignInBody } from './api/passkey-schemas.js';
 import { mountRoutes, route, type AnyRoute, type Surface } from './define.js';
 import { formFailures, formReached } from './form-failure.js';
 
@@ -128,6 +130,26 @@ const forms: AnyRoute[] = [
   }),
 ];
 
+// «Se connecter avec une clé d'accès»: the page's script posts JSON (a form may post the
+// answer as text in `response`). The options spend the API's budget (each writes a
+// challenge); the answer spends the login's, like a password.
+const passkeyRows: AnyRoute[] = [
+  route({ method: 'post', path: '/passkey/options', access: 'anyone', limit: 'api', handler: handlePasskeyOptions }),
+  route({ method: 'post', path: '/passkey', access: 'anyone', body: passkeySignInBody, limit: 'login', form: authForm('login'), handler: handlePasskeySignIn }),
+  // The second step of a pending login with a passkey instead of a code (its budget: the code's).
+  route({ method: 'post', path: '/2fa/passkey/options', access: 'anyone', limit: 'api', handler: handleSecondStepOptions }),
+  route({
+    method: 'post',
+    path: '/2fa/passkey',
+    access: 'anyone',
+    body: passkeySignInBody,
+    limit: 'second_factor',
+    form: authForm('two-factor', (_call, locals) => ({ ...locals, pending: locals.errorCode !== 'second_factor_expired' })),
+    handler: handleSecondStepPasskey,
+  }),
+];
+const PASSKEY_BODY_LIMIT = '100kb';
+
 const pages: AnyRoute[] = [
   route({ method: 'get', path: '/register', access: 'anyone', query: pageQuery, handler: showRegister }),
   route({ method: 'get', path: '/forgot', access: 'anyone', query: pageQuery, handler: showForgot }),
@@ -169,11 +191,16 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
   // Form tokens are made only when a page is rendered (a redirect mints none).
   router.use(csrf.provideToken, antiBot.provideTimestamp);
 
+  const passkeyJson = express.json({ limit: PASSKEY_BODY_LIMIT, strict: true, type: 'application/json' });
+
   const surface: Surface = {
     strict: false,
     session,
     prepare(row) {
       if (row.method === 'get') return [];
+      // No form timestamp to check: an answer is signed by the authenticator over a challenge.
+      if (passkeyRows.includes(row))
+        return [passkeyJson, formReached, ...csrf.protection, createRateLimiter(ctx, row.limit ?? 'login', { refundRefusedInput: false })];
       // Every public form spends a budget (rows of one operation share its counters);
       // logout, the one form that is not public, has none.
       // A typo refused by the input's rules gives its hit back (routes/form-failure.ts),
@@ -188,7 +215,7 @@ export function authRouter(ctx: AppContext, session: RequestHandler[]): Router {
     },
     failure: formFailures(ctx),
   };
-  mountRoutes(router, ctx, surface, [...forms, ...pages, ...anySegment]);
+  mountRoutes(router, ctx, surface, [...forms, ...passkeyRows, ...pages, ...anySegment]);
   router.use(notFound);
   return router;
 }

@@ -12,6 +12,7 @@ import { publicSessionId } from '../../models/auth/sessions.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { changeOwnAddress, changeOwnPassword, removeProfilePicture, revokeOwnSession, revokeOwnSessions, setProfilePicture } from '../../services/profile.js';
 import { listSessionsForDisplay } from '../../services/sessions.js';
+import { passkeysOf } from '../../services/passkeys.js';
 import { callerOf } from '../api/caller.js';
 import { adminMessages, adminTitles } from '../admin/messages.js';
 import { authPageMessages } from '../auth/messages.js';
@@ -42,6 +43,7 @@ export async function showProfile(call: AnyCall, locals: FormLocals = {}, status
       pageTitle: adminTitles.profile,
       base: base(req),
       sessions,
+      passkeys: await passkeysOf(ctx, callerOf(req).id),
       others: sessions.filter((session) => !session.current).length,
       linkedAccounts: await listLinkedAccounts(ctx, callerOf(req).id),
       // The rules of a new password, shown until the strength meter takes over.

@@ -19,9 +19,10 @@ import { authPageMessages } from './messages.js';
 import { answerRedirect, renderAuthPage, safeNextPath } from './render.js';
 import type { PageQuery } from './schemas.js';
 
-const SECOND_FACTOR_COOKIE = 'site.2fa';
+export const SECOND_FACTOR_COOKIE = 'site.2fa';
 
-function pendingToken(ctx: AppContext, req: Request): string | undefined {
+/** The pending login's token this browser holds, when it has the right shape. */
+export function pendingToken(ctx: AppContext, req: Request): string | undefined {
   const token = readCookie(req, cookieName(ctx.config, req, SECOND_FACTOR_COOKIE));
   return token !== undefined && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
 }

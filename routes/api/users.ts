@@ -1,11 +1,13 @@
 // /app/api/users: the profile routes first (their fixed segments must win over :id),
 // then user management (SPEC A6).
 import * as lifecycle from '../../controllers/api/lifecycle.js';
+import * as passkeys from '../../controllers/api/passkeys.js';
 import * as profile from '../../controllers/api/profile.js';
 import * as twoFactor from '../../controllers/api/two-factor.js';
 import * as users from '../../controllers/api/users.js';
 import { idParams } from '../../lib/schema-primitives.js';
 import { route, type AnyRoute } from '../define.js';
+import * as passkeySchemas from './passkey-schemas.js';
 import * as schemas from './schemas.js';
 
 const PROFILE_PICTURE_FIELD = 'picture';
@@ -60,6 +62,24 @@ export const profileApiRoutes: AnyRoute[] = [
     handler: twoFactor.renewRecoveryCodesHandler,
   }),
   route({ method: 'delete', path: '/users/profile/2fa', access: 'user', body: schemas.twoFactorCheckBody, handler: twoFactor.disableTwoFactorHandler }),
+  // Passkeys: the options (current password first), then the authenticator's answer.
+  route({ method: 'get', path: '/users/profile/passkeys', access: 'user', handler: passkeys.listPasskeysHandler }),
+  route({
+    method: 'post',
+    path: '/users/profile/passkeys/options',
+    access: 'user',
+    body: passkeySchemas.passkeyOptionsBody,
+    handler: passkeys.passkeyOptionsHandler,
+  }),
+  route({ method: 'post', path: '/users/profile/passkeys', access: 'user', body: passkeySchemas.addPasskeyBody, handler: passkeys.addPasskeyHandler }),
+  route({
+    method: 'delete',
+    path: '/users/profile/passkeys/:id',
+    access: 'user',
+    params: passkeySchemas.passkeyParams,
+    body: passkeySchemas.removePasskeyBody,
+    handler: passkeys.removePasskeyHandler,
+  }),
 ];
 
 const view = { permission: 'users.view' };

@@ -119,7 +119,7 @@ describe('administration in a browser', function () {
     await page.getByLabel('Courriel').fill(email);
     await page.getByLabel('Mot de passe', { exact: true }).fill(password);
     await page.waitForTimeout(HUMAN_PAUSE_MS);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
     await page.waitForLoadState();
   }
 

@@ -79,7 +79,7 @@ describe('auth pages in a browser', function () {
     await page.getByLabel('Courriel').fill('ada@example.com');
     await page.getByLabel('Mot de passe', { exact: true }).fill('wrong password');
     await page.waitForTimeout(HUMAN_PAUSE_MS);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
     await page.waitForLoadState();
     expect(await page.getByRole('alert').textContent()).to.include('Courriel ou mot de passe incorrect.');
     expect(await page.getByLabel('Courriel').inputValue()).to.equal('ada@example.com');
@@ -87,7 +87,7 @@ describe('auth pages in a browser', function () {
 
     await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
     await page.waitForTimeout(HUMAN_PAUSE_MS);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
     await page.waitForURL(`${baseUrl}/admin`);
     await page.close();
   });

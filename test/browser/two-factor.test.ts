@@ -55,7 +55,7 @@ describe('two-step verification in a browser', function () {
     await page.getByLabel('Courriel').fill('ada@example.com');
     await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
     await page.waitForTimeout(HUMAN_PAUSE_MS);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
   }
 
   it('enrols from /account reading the secret on the page, logs out, and logs in again with a generated code', async () => {

@@ -49,6 +49,18 @@ function profileSamples(prefix: string): Record<string, Sample> {
       ok: 303,
       path: async (f) => `${prefix}/sessions/${f.caller ? (await logIn(f.ctx, f.caller)).publicId : 'a'.repeat(32)}/delete`,
     },
+    [`POST ${prefix}/passkeys/:id/delete`]: {
+      ok: 303,
+      path: async (f) => {
+        const owner = f.caller ?? f.target;
+        const [row] = await f.ctx
+          .db('app_auth_passkeys')
+          .insert({ user_id: owner.id, credential_id: `cred-${unique()}`, public_key: Buffer.from([1]), device_type: 'singleDevice', name: 'Clé' })
+          .returning('id');
+        return `${prefix}/passkeys/${row.id}/delete`;
+      },
+      fields: () => ({ current_password: PASSWORD }),
+    },
     // Two-step verification (none set up: a refusal on the page still shows the guard let the caller through)
     [`GET ${prefix}/2fa`]: { ok: 200, path: () => `${prefix}/2fa` },
     [`POST ${prefix}/2fa/setup`]: { ok: 303, path: () => `${prefix}/2fa/setup`, fields: () => ({ current_password: PASSWORD }) },

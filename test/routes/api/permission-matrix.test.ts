@@ -29,6 +29,15 @@ async function pageWithDraft(f: Fixture, scheduled = false): Promise<number> {
   return id;
 }
 
+// A well-formed registration answer that no options asked for.
+const PASSKEY_ANSWER = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+  clientExtensionResults: {},
+};
+
 const SITE_SAMPLES: Record<string, Sample> = {
   // Profile (any logged-in user)
   'PUT /users/profile': { ok: 200, path: () => '/users/profile', body: () => ({ name: 'Moi' }) },
@@ -72,6 +81,22 @@ const SITE_SAMPLES: Record<string, Sample> = {
     body: () => ({ current_password: PASSWORD, code: '123456' }),
   },
   'DELETE /users/profile/2fa': { ok: 409, path: () => '/users/profile/2fa', body: () => ({ current_password: PASSWORD, code: '123456' }) },
+  // Passkeys of the caller (an answer without options: a 400 still shows that the guard let the caller through)
+  'GET /users/profile/passkeys': { ok: 200, path: () => '/users/profile/passkeys' },
+  'POST /users/profile/passkeys/options': { ok: 200, path: () => '/users/profile/passkeys/options', body: () => ({ current_password: PASSWORD }) },
+  'POST /users/profile/passkeys': { ok: 400, path: () => '/users/profile/passkeys', body: () => ({ name: 'Clé', response: PASSKEY_ANSWER }) },
+  'DELETE /users/profile/passkeys/:id': {
+    ok: 204,
+    path: async (f) => {
+      const owner = f.caller ?? f.target;
+      const [row] = await f.ctx
+        .db('app_auth_passkeys')
+        .insert({ user_id: owner.id, credential_id: `cred-${unique()}`, public_key: Buffer.from([1]), device_type: 'singleDevice', name: 'Clé' })
+        .returning('id');
+      return `/users/profile/passkeys/${row.id}`;
+    },
+    body: () => ({ current_password: PASSWORD }),
+  },
   // Users (users.view / users.manage)
   'GET /users': { ok: 200, path: () => '/users?limit=10' },
   'POST /users': { ok: 201, path: () => '/users', body: () => ({ email: `new-${unique()}@example.com`, name: 'Nouveau', password: PASSWORD }) },
