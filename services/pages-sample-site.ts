@@ -24,14 +24,14 @@ import { samplePhoto } from './pages-sample-photo.js';
 
 const TEXT = {
   welcome:
-    'L’atelier Terre & Feu accueille petits et grands pour apprendre la céramique : tournage, modelage, émaillage et cuisson. Ce site est un exemple : modifiez ses pages, ou supprimez-les toutes en une fois depuis le tableau de bord.',
+    'L’atelier Terre & Feu accueille petits et grands pour apprendre la céramique : tournage, modelage, émaillage et cuisson. Ce site est un exemple : modifiez ses pages, ou supprimez-les toutes en une fois depuis le tableau de bord.',
   approach:
-    'Chaque cours commence par la terre : la choisir, la préparer, la sentir. Vient ensuite le geste, répété jusqu’à ce que la main le connaisse. Les pièces sèchent une semaine, puis passent au four.',
+    'Chaque cours commence par la terre : la choisir, la préparer, la sentir. Vient ensuite le geste, répété jusqu’à ce que la main le connaisse. Les pièces sèchent une semaine, puis passent au four.',
   kneading:
-    'Le pétrissage chasse l’air de la terre et lui donne une humidité égale. Une bulle oubliée éclate à la cuisson ; une terre inégale se fend au séchage. Comptez dix minutes pour un pain de deux kilos.',
+    'Le pétrissage chasse l’air de la terre et lui donne une humidité égale. Une bulle oubliée éclate à la cuisson ; une terre inégale se fend au séchage. Comptez dix minutes pour un pain de deux kilos.',
   firing:
     'La première cuisson, le **biscuit**, durcit la pièce vers 980 °C. La seconde fond l’émail sur sa surface, vers 1 250 °C pour le grès. Entre les deux, la pièce est émaillée au trempé ou au pinceau.',
-  wheel: 'Centrer la terre est le premier geste du tournage, et le plus long à apprendre : la motte doit tourner sans battre sous les mains mouillées.',
+  wheel: 'Centrer la terre est le premier geste du tournage, et le plus long à apprendre : la motte doit tourner sans battre sous les mains mouillées.',
 };
 
 /** Makes the sample site as `actor`; its picture first (a file), then the pages and the menu in one transaction. */
@@ -49,7 +49,7 @@ export async function createSampleSite(ctx: AppContext, actor: Actor): Promise<v
       const home = await page({
         title: 'Bienvenue à l’atelier',
         slug: 'accueil',
-        seo: { description: 'Cours de céramique pour enfants et adultes : tournage, modelage, émaillage.' },
+        seo: { description: 'Cours de céramique pour enfants et adultes : tournage, modelage, émaillage.' },
         blocks: [
           { type: 'paragraph', text: TEXT.welcome },
           { type: 'image', media_id: media.id },
@@ -62,7 +62,7 @@ export async function createSampleSite(ctx: AppContext, actor: Actor): Promise<v
       const guides = await page({
         title: 'Guides',
         slug: 'guides',
-        seo: { description: 'Les guides de l’atelier : de la terre crue à la pièce cuite.' },
+        seo: { description: 'Les guides de l’atelier : de la terre crue à la pièce cuite.' },
         blocks: [
           { type: 'paragraph', text: 'Tout ce qu’il faut savoir pour travailler la terre, à l’atelier comme chez soi.' },
           { type: 'children', title: 'Les trois guides' },
@@ -73,13 +73,13 @@ export async function createSampleSite(ctx: AppContext, actor: Actor): Promise<v
       const kneading = await guide('Préparer la terre', 'preparer-la-terre', 'Pétrir la terre en spirale pour en chasser l’air.', [
         { type: 'paragraph', text: TEXT.kneading },
         { type: 'heading', text: 'La méthode en spirale', level: 2 },
-        { type: 'list', items: ['Coupez le pain au fil', 'Pétrissez cinquante fois', 'Recoupez : la tranche doit être lisse'], ordered: true },
+        { type: 'list', items: ['Coupez le pain au fil', 'Pétrissez cinquante fois', 'Recoupez : la tranche doit être lisse'], ordered: true },
         { type: 'quote', text: 'La terre se souvient de tout ce que la main a oublié.', cite: 'Un potier' },
       ]);
       const wheel = await guide('Le tournage', 'le-tournage', 'Centrer, ouvrir, monter.', [
         { type: 'paragraph', text: TEXT.wheel },
         { type: 'image', media_id: media.id },
-        { type: 'link', href: '/guides/preparer-la-terre', label: 'Avant de tourner : préparer la terre' },
+        { type: 'link', href: '/guides/preparer-la-terre', label: 'Avant de tourner : préparer la terre' },
       ]);
       const firing = await guide('La cuisson', 'la-cuisson', 'Biscuit, émail et cuisson au bois.', [
         { type: 'heading', text: 'Deux cuissons', level: 2 },

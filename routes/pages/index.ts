@@ -67,7 +67,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.firstRunChoice({
         field: 'sample_site',
         label: 'Commencer avec un site d’exemple',
-        hint: 'Une page d’accueil, une rubrique de trois guides illustrée et un menu, publiés tout de suite ; le tableau de bord les supprime en une fois.',
+        hint: 'Une page d’accueil, une rubrique de trois guides illustrée et un menu, publiés tout de suite ; le tableau de bord les supprime en une fois.',
         apply: createSampleSite,
       });
     },
