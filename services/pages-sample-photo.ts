@@ -1,6 +1,11 @@
 // The sample site's picture (a JPEG of 1200 × 675, about 20 kB: sky, hills, a kiln's
-// chimney), drawn as SVG and encoded by sharp: no binary file in the repository.
-import sharp from 'sharp';
+// chimney), drawn as SVG and encoded by sharp: no binary file in the repository. sharp
+// is loaded on first use: an install without optional packages (`npm ci --omit=optional`)
+// lacks its native part, and must still start (the sample site is then skipped, logged).
+import type Sharp from 'sharp';
+import { lazyRequire } from '../lib/lazy-require.js';
+
+const sharp = lazyRequire<typeof Sharp>('sharp');
 
 export function samplePhoto(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675" viewBox="0 0 1200 675">
@@ -12,5 +17,5 @@ export function samplePhoto(): Promise<Buffer> {
   <rect x="300" y="250" width="46" height="190" fill="#4a2a20"/>
   <rect x="220" y="400" width="220" height="120" rx="10" fill="#5c3326"/>
 </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 78, progressive: true }).toBuffer();
+  return sharp()(Buffer.from(svg)).jpeg({ quality: 78, progressive: true }).toBuffer();
 }
