@@ -72,6 +72,9 @@ describe('the sample site of the first run', () => {
     const picture = /<img src="(\/uploads\/media\/[^"]+)"/.exec(home.text)?.[1];
     expect(picture).to.be.a('string');
     expect((await request(app).get(picture!)).status).to.equal(200);
+    const tree = await (await AdminClient.as(app, { role: 'admin' })).get('/admin/pages');
+    expect(tree.status).to.equal(200);
+    expect(tree.text.match(/<span class="badge">Exemple<\/span>/g), 'the root sample pages marked on the tree').to.have.length(2);
     const guides = await request(app).get('/guides');
     expect(guides.status).to.equal(200);
     expect(guides.text).to.include('Les trois guides');
