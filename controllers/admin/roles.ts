@@ -7,7 +7,7 @@ import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate.js';
 import {
   ADMIN_ACCESS,
   ADMIN_ROLE,
-  createRole,
+  createRoleNamedFromLabel,
   deleteRole,
   getRole,
   listRoles,
@@ -15,9 +15,6 @@ import {
   roleNameFromLabel,
   roleWarnings,
   updateRole,
-  type Caller,
-  type Role,
-  type RoleInput,
 } from '../../models/auth/roles.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import { callerOf } from '../api/caller.js';
@@ -63,19 +60,6 @@ function askAboutAdminAccess(body: Pick<RoleForm, 'permissions' | 'admin_access_
   });
 }
 
-/** A key left empty is derived from the label; a derived key already taken gets `-2`, `-3`… */
-async function createRoleFromForm(ctx: AnyCall['ctx'], caller: Caller, input: Omit<RoleInput, 'name'> & { name: string; label: string }): Promise<Role> {
-  if (input.name) return createRole(ctx, caller, input);
-  const base = roleNameFromLabel(input.label);
-  for (let n = 1; ; n++) {
-    try {
-      return await createRole(ctx, caller, { ...input, name: n === 1 ? base : `${base}-${n}` });
-    } catch (error) {
-      if (!(error instanceof ConflictError && error.code === 'role_name_taken') || n >= 50) throw error;
-    }
-  }
-}
-
 // GET /admin/roles/new — also the page re-rendered when the creation is refused.
 export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { checked, adminAccessWarned } = checkedAfter(locals, []);
@@ -98,7 +82,7 @@ export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status
 // POST /admin/roles {label, name?, description, permissions[], admin_access_warned?}
 export async function saveNewRole({ ctx, req, res, body }: Call<None, None, RoleForm>): Promise<void> {
   askAboutAdminAccess(body);
-  const role = await createRoleFromForm(ctx, callerOf(req), {
+  const role = await createRoleNamedFromLabel(ctx, callerOf(req), {
     name: body.name ?? '',
     label: body.label!,
     description: body.description,

@@ -180,6 +180,19 @@ export interface RoleInput {
   require_2fa?: boolean;
 }
 
+/** As createRole; a name left empty is derived from the label, `-2`, `-3`… added while the derived one is taken. */
+export async function createRoleNamedFromLabel(ctx: AppContext, caller: Caller, input: RoleInput & { label: string }): Promise<Role> {
+  if (input.name) return createRole(ctx, caller, input);
+  const base = roleNameFromLabel(input.label);
+  for (let n = 1; ; n++) {
+    try {
+      return await createRole(ctx, caller, { ...input, name: n === 1 ? base : `${base}-${n}` });
+    } catch (error) {
+      if (!(error instanceof ConflictError && error.code === 'role_name_taken') || n >= 50) throw error;
+    }
+  }
+}
+
 export async function createRole(ctx: AppContext, caller: Caller, input: RoleInput): Promise<Role> {
   const permissions = [...new Set(input.permissions)];
   return inTransaction(ctx, async (tx) => {
