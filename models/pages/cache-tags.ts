@@ -12,7 +12,8 @@
 // A change of place, address or visibility, and any change of the redirects, also
 // sends the cache's UNKNOWN_PATHS_TAG: a path remembered as unknown may now answer.
 export const PAGES_TAG = 'pages';
-const NAVIGATION_TAG = 'nav';
+export const NAVIGATION_TAG = 'nav';
+export const MEDIA_TAG_PREFIX = 'media:';
 const REDIRECTS_TAG = 'redirects';
 
 /** What a public answer of the module shows. */
@@ -38,7 +39,7 @@ export function pageCacheTags(shows: PageAnswerShows): string[] {
   if (shows.page !== undefined) tags.push(`page:${shows.page}`);
   for (const id of shows.pages) tags.push(`tree:${id}`);
   for (const id of shows.lists) tags.push(`list:${id}`);
-  for (const id of shows.media) tags.push(`media:${id}`);
+  for (const id of shows.media) tags.push(`${MEDIA_TAG_PREFIX}${id}`);
   if (shows.wholeTree) tags.push(PAGES_TAG);
   if (shows.navigation) tags.push(NAVIGATION_TAG);
   if (shows.redirect) tags.push(REDIRECTS_TAG);

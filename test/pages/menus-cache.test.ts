@@ -19,13 +19,13 @@ function navigationOf(html: string): string[] {
 }
 
 async function read(ctx: AppContext, app: App, path: string) {
-  const { result, count } = await countStatements(ctx, () =>
+  const { result, count, sql } = await countStatements(ctx, () =>
     request(app)
       .get(path)
       .then((res) => res),
   );
   expect(result.status, path).to.equal(200);
-  return { count, navigation: navigationOf(result.text), text: result.text };
+  return { count, navigation: navigationOf(result.text), text: result.text, sql };
 }
 
 const link = (fields: Partial<MenuLink>): MenuLink => ({ label: null, page_id: null, url: null, children: [], ...fields });
@@ -97,8 +97,8 @@ describe('menus in the public read cache (two applications)', () => {
     }
   });
 
-  it('renders a page with its menus in as many statements as without them', async () => {
-    // B reads the site's settings once, with its first render: not counted in either.
+  it('reads the menus in the navigation’s one statement, once after they change, then from memory', async () => {
+    // B reads the site's settings and the navigation once, with its first render: not counted in either.
     await read(b, appB, '/s1');
     const before = (await read(b, appB, '/s1/s2')).count;
     await notified(b, () =>
@@ -107,8 +107,11 @@ describe('menus in the public read cache (two applications)', () => {
     await notified(b, () => saveMenu(a, 'footer', [link({ page_id: ids.autre })]));
     const after = await read(b, appB, '/s1/s2');
     expect(after.navigation).to.deep.equal(['s3 /s1/s2/s3', 'Fille /autre/fille', 's1 /s1', 'X /x']);
-    expect(after.count).to.equal(before);
+    // The navigation is read again, once, with the menus in it: no statement of their own.
+    expect(after.count).to.equal(before + 1);
+    expect(after.sql.filter((text) => text.includes('app_page_menus_render'))).to.have.length(1);
     expect((await read(b, appB, '/s1/s2')).count).to.equal(0);
+    expect((await read(b, appB, '/s1/s2/s3')).count, 'another page: the page itself only').to.equal(before);
   });
 
   const linkedChanges: Array<[string, () => Promise<unknown>, string[]]> = [
