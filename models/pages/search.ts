@@ -9,7 +9,6 @@ import type { AppContext } from '../../lib/context.js';
 import { HOME_PAGE_ID_SQL, MAX_PATH_DEPTH } from './public.js';
 import { PAGES_TABLE } from './schema.js';
 
-const SEARCH_TABLE = 'app_page_search';
 const WORDS_TABLE = 'app_page_search_words';
 const CONFIG = 'app_fr_unaccent';
 export const SEARCH_MIN_LENGTH = 2;
@@ -53,35 +52,25 @@ function prefixQuery(words: string[]): string {
 // The excerpt is made from a window of the text (ts_headline parses all it is given, a
 // millisecond per page of text): from a little before the first place the query's
 // longest word appears as typed (accents and case aside), else from the start.
-const EXCERPT_SOURCE = 1200;
-const EXCERPT_BEFORE = 300;
+const EXCERPT_SOURCE = 600;
+const EXCERPT_BEFORE = 150;
 
 const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "`;
 
 // The matches, best first, bounded whatever the site's size: up to CANDIDATES + 1 pages
-// whose title matches (their own small index), then other matching pages (the document's
-// index, in the table's order) to make up the number, each ranked on its whole document
-// (title A, headings and SEO B, text C), title matches first. Only those are ranked and
-// counted: `total` is exact up to CANDIDATES, and more than CANDIDATES past it. Then the
-// page asked for among them, each one's address walked up from the page (its ancestors
-// are public: `visible` says so), the chosen home page shown at `/`. One row even without
-// a match (its total).
+// whose title matches, then other matching pages to make up the number, each ranked on
+// its whole document (title A, headings and SEO B, text C), title matches first
+// (`app_page_search_hits`, migration pages/20261129000500_pages_search_slices: the table
+// read slice after slice, each slice's partial GIN indexes, so a word in half the pages
+// costs a slice's postings, not all of them). Only those are ranked and counted: `total`
+// is exact up to CANDIDATES, and more than CANDIDATES past it. Then the page asked for
+// among them, each one's address walked up from the page (its ancestors are public:
+// `visible` says so), the chosen home page shown at `/`. One row even without a match
+// (its total).
 function searchSql(queryExpression: string): string {
   return `
     WITH RECURSIVE q AS MATERIALIZED (SELECT ${queryExpression} AS query),
-    titled AS MATERIALIZED (
-      SELECT s.page_id, 0 AS tier, ts_rank(s.document, q.query) AS rank
-      FROM ${SEARCH_TABLE} s, q
-      WHERE s.visible AND s.title_document @@ q.query
-      LIMIT ${SEARCH_CANDIDATES + 1}
-    ),
-    others AS MATERIALIZED (
-      SELECT s.page_id, 1 AS tier, ts_rank(s.document, q.query) AS rank
-      FROM ${SEARCH_TABLE} s, q
-      WHERE s.visible AND s.document @@ q.query AND NOT s.title_document @@ q.query
-      LIMIT (SELECT ${SEARCH_CANDIDATES + 1} - count(*) FROM titled)
-    ),
-    hits AS (SELECT * FROM titled UNION ALL SELECT * FROM others),
+    hits AS MATERIALIZED (SELECT h.page_id, h.tier, h.rank FROM q, app_page_search_hits(q.query, ${SEARCH_CANDIDATES + 1}) h),
     top AS (SELECT page_id, tier, rank FROM hits ORDER BY tier, rank DESC, page_id LIMIT ? OFFSET ?),
     up AS (
       SELECT t.page_id, p.parent_id AS next_id, p.slug::text AS path, 1 AS depth

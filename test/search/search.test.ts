@@ -142,7 +142,12 @@ describe('the public site search', () => {
     await makePage(ctx, { title: 'Lavoir et fontaine', slug: 'lavoir-fontaine' });
     const found = await search('lavoir', '&limit=3');
     expect(found).to.deep.include({ total: SEARCH_CANDIDATES, total_capped: true });
-    expect(found.items.slice(0, 2).map((item) => item.title).sort()).to.deep.equal(['Lavoir et fontaine', 'Le lavoir']);
+    expect(
+      found.items
+        .slice(0, 2)
+        .map((item) => item.title)
+        .sort(),
+    ).to.deep.equal(['Lavoir et fontaine', 'Le lavoir']);
     expect(found.items[2].title).to.match(/^Page \d+$/);
     expect((await search('lavoir', `&limit=10&offset=${SEARCH_CANDIDATES - 5}`)).items).to.have.length(5);
     const html = await request(app).get('/recherche?q=lavoir');
