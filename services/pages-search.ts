@@ -16,7 +16,10 @@ interface SearchResult {
 
 export interface SearchAnswer {
   items: SearchResult[];
+  /** How many pages match, counted up to SEARCH_CANDIDATES (models/pages/search.ts). */
   total: number;
+  /** More pages match than `total` says (only the first SEARCH_CANDIDATES are ranked). */
+  totalCapped: boolean;
 }
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -39,6 +42,6 @@ export function searchKey(query: string): string {
 /** `limit` results from `offset` for `query` (already checked: 2 to 200 characters), and how many there are. */
 export async function searchSite(ctx: AppContext, query: string, limit: number, offset: number): Promise<SearchAnswer> {
   const chosenHomeId = (await siteLook(ctx)).home_page_id;
-  const { items, total } = await searchPublicPages(ctx, queryWords(query), { limit, offset, chosenHomeId });
-  return { items: items.map(({ id, title, url, headline }) => ({ id, title, url, excerpt: excerptHtml(headline) })), total };
+  const { items, total, totalCapped } = await searchPublicPages(ctx, queryWords(query), { limit, offset, chosenHomeId });
+  return { items: items.map(({ id, title, url, headline }) => ({ id, title, url, excerpt: excerptHtml(headline) })), total, totalCapped };
 }

@@ -23,14 +23,15 @@ type NoParams = Record<string, never>;
 
 const answerTags = (shows: RenderedPage['shows'] | undefined) => pageCacheTags({ pages: [], lists: [], media: [], ...shows, wholeTree: true });
 
-// GET /app/api/pages/search?q=&limit=&offset= — public: {items: [{id, title, url, excerpt}], total, limit, offset}.
+// GET /app/api/pages/search?q=&limit=&offset= — public: {items: [{id, title, url, excerpt}], total, total_capped, limit, offset}
+// (`total_capped`: more pages match than `total`, which stops at the search's cap).
 export async function searchPagesApi(call: Call<NoParams, { q: string; limit: number; offset: number }>): Promise<void> {
   const { ctx } = call;
   const { q, limit, offset } = call.query;
   const key = `search:api:${limit}:${offset}:${searchKey(q)}`;
   const answer = await cachedAnswer(ctx, key, undefined, async (reads) => {
-    const { items, total } = await searchSite(reads, q, limit, offset);
-    return buildAnswer(JSON.stringify({ items, total, limit, offset }), { contentType: JSON_TYPE, tags: answerTags(undefined) });
+    const { items, total, totalCapped } = await searchSite(reads, q, limit, offset);
+    return buildAnswer(JSON.stringify({ items, total, total_capped: totalCapped, limit, offset }), { contentType: JSON_TYPE, tags: answerTags(undefined) });
   });
   sendAnswer(ctx, call.res, key, answer!, publicCacheControl(ctx));
 }
@@ -62,13 +63,14 @@ export async function showSearchPage(catalog: PageCatalog, call: Call<NoParams, 
   const key = `search:html:${page}:${query}`;
   const answer = await cachedAnswer(ctx, key, undefined, async (reads) => {
     const offset = (page - 1) * SEARCH_PAGE_SIZE;
-    const { items, total } = await searchSite(reads, query, SEARCH_PAGE_SIZE, offset);
+    const { items, total, totalCapped } = await searchSite(reads, query, SEARCH_PAGE_SIZE, offset);
     const pages = Math.ceil(total / SEARCH_PAGE_SIZE);
     const link = (n: number) => `${SEARCH_PATH}?q=${encodeURIComponent(query)}${n > 1 ? `&page=${n}` : ''}`;
     const rendered = await renderSiteView(reads, catalog, 'site/search.njk', SEARCH_PATH, {
       query,
       results: items,
       total,
+      totalCapped,
       page,
       first: offset + 1,
       previous: page > 1 ? link(Math.min(page - 1, Math.max(pages, 1))) : undefined,

@@ -9,11 +9,12 @@ import type { AppContext } from '../../lib/context.js';
 import { HOME_PAGE_ID_SQL, MAX_PATH_DEPTH } from './public.js';
 import { PAGES_TABLE } from './schema.js';
 
-const SEARCH_TABLE = 'app_page_search';
 const WORDS_TABLE = 'app_page_search_words';
 const CONFIG = 'app_fr_unaccent';
 export const SEARCH_MIN_LENGTH = 2;
 export const SEARCH_MAX_LENGTH = 200;
+/** How many matches a search ranks and counts at most: past it, `total` says «more than this». */
+export const SEARCH_CANDIDATES = 1000;
 /** Around the matched words of an excerpt (private-use characters, removed from the text first). */
 export const MARK_START = '\uE000';
 export const MARK_END = '\uE001';
@@ -32,7 +33,10 @@ interface SearchRow {
 
 export interface SearchRows {
   items: SearchRow[];
+  /** How many pages match, up to SEARCH_CANDIDATES. */
   total: number;
+  /** More pages than SEARCH_CANDIDATES match (only that many are ranked and reachable). */
+  totalCapped: boolean;
 }
 
 /** The words of a query: runs of letters and digits. */
@@ -48,23 +52,26 @@ function prefixQuery(words: string[]): string {
 // The excerpt is made from a window of the text (ts_headline parses all it is given, a
 // millisecond per page of text): from a little before the first place the query's
 // longest word appears as typed (accents and case aside), else from the start.
-const EXCERPT_SOURCE = 1200;
-const EXCERPT_BEFORE = 300;
+const EXCERPT_SOURCE = 600;
+const EXCERPT_BEFORE = 150;
 
 const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "`;
 
-// The page asked for among the matches ranked (title A, headings and SEO B, text C), each
-// one's address walked up from the page (its ancestors are public: `visible` says so),
-// the chosen home page shown at `/`. One row even without a match (its total).
+// The matches, best first, bounded whatever the site's size: up to CANDIDATES + 1 pages
+// whose title matches, then other matching pages to make up the number, each ranked on
+// its whole document (title A, headings and SEO B, text C), title matches first
+// (`app_page_search_hits`, migration pages/20261129000500_pages_search_slices: the table
+// read slice after slice, each slice's partial GIN indexes, so a word in half the pages
+// costs a slice's postings, not all of them). Only those are ranked and counted: `total`
+// is exact up to CANDIDATES, and more than CANDIDATES past it. Then the page asked for
+// among them, each one's address walked up from the page (its ancestors are public:
+// `visible` says so), the chosen home page shown at `/`. One row even without a match
+// (its total).
 function searchSql(queryExpression: string): string {
   return `
     WITH RECURSIVE q AS MATERIALIZED (SELECT ${queryExpression} AS query),
-    hits AS MATERIALIZED (
-      SELECT s.page_id, ts_rank(s.document, q.query) AS rank
-      FROM ${SEARCH_TABLE} s, q
-      WHERE s.visible AND s.document @@ q.query
-    ),
-    top AS (SELECT page_id, rank FROM hits ORDER BY rank DESC, page_id LIMIT ? OFFSET ?),
+    hits AS MATERIALIZED (SELECT h.page_id, h.tier, h.rank FROM q, app_page_search_hits(q.query, ${SEARCH_CANDIDATES + 1}) h),
+    top AS (SELECT page_id, tier, rank FROM hits ORDER BY tier, rank DESC, page_id LIMIT ? OFFSET ?),
     up AS (
       SELECT t.page_id, p.parent_id AS next_id, p.slug::text AS path, 1 AS depth
       FROM top t JOIN ${PAGES_TABLE} p ON p.id = t.page_id
@@ -82,7 +89,7 @@ function searchSql(queryExpression: string): string {
     CROSS JOIN (SELECT ${HOME_PAGE_ID_SQL} AS id) home
     LEFT JOIN (top t JOIN ${PAGES_TABLE} p ON p.id = t.page_id JOIN up u ON u.page_id = t.page_id AND u.next_id IS NULL
                CROSS JOIN LATERAL (SELECT COALESCE(NULLIF(app_page_search_text(p.blocks), ''), app_page_search_headings(p.blocks, p.seo)) AS text) src) ON true
-    ORDER BY t.rank DESC, t.page_id`;
+    ORDER BY t.tier, t.rank DESC, t.page_id`;
 }
 
 // Each word of the query (at least CORRECTED_MIN_LENGTH long), lowercased without its
@@ -125,22 +132,29 @@ function excerptNeedle(words: string[]): string {
   return longest.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/** How many of `limit` results from `offset` lie among the SEARCH_CANDIDATES ranked (the one counted past them is not shown). */
+function reachable(limit: number, offset: number): number {
+  return Math.max(0, Math.min(limit, SEARCH_CANDIDATES - offset));
+}
+
 /** The search as typed: every word, the last one as a prefix. */
 export function exactSearch(words: string[], { limit, offset, chosenHomeId }: SearchOptions): SearchStatement {
-  return { sql: searchSql(`to_tsquery('${CONFIG}', ?)`), bindings: [prefixQuery(words), limit, offset, excerptNeedle(words), chosenHomeId] };
+  return { sql: searchSql(`to_tsquery('${CONFIG}', ?)`), bindings: [prefixQuery(words), reachable(limit, offset), offset, excerptNeedle(words), chosenHomeId] };
 }
 
 /** The search with each word replaced by the site's nearest words; null when no word is long enough to correct. */
 export function correctedSearch(words: string[], { limit, offset, chosenHomeId }: SearchOptions): SearchStatement | null {
   const corrected = words.filter((word) => word.length >= CORRECTED_MIN_LENGTH);
-  return corrected.length ? { sql: searchSql(CORRECTED_QUERY), bindings: [corrected, limit, offset, excerptNeedle(words), chosenHomeId] } : null;
+  return corrected.length
+    ? { sql: searchSql(CORRECTED_QUERY), bindings: [corrected, reachable(limit, offset), offset, excerptNeedle(words), chosenHomeId] }
+    : null;
 }
 
 /** A statement's rows as the search's answer (one row even without a match: the total). */
 export function searchRowsOf(rows: RawRow[]): SearchRows {
-  const total = rows.length ? Number(rows[0].total) : 0;
+  const found = rows.length ? Number(rows[0].total) : 0;
   const items = rows.filter((row) => row.id !== null).map(({ id, title, url, headline }) => ({ id: id!, title, url, headline }));
-  return { items, total };
+  return { items, total: Math.min(found, SEARCH_CANDIDATES), totalCapped: found > SEARCH_CANDIDATES };
 }
 
 async function run(ctx: AppContext, statement: SearchStatement): Promise<SearchRows> {
@@ -154,7 +168,7 @@ async function run(ctx: AppContext, statement: SearchStatement): Promise<SearchR
  * with each word replaced by the site's nearest words.
  */
 export async function searchPublicPages(ctx: AppContext, words: string[], options: SearchOptions): Promise<SearchRows> {
-  if (words.length === 0) return { items: [], total: 0 };
+  if (words.length === 0) return { items: [], total: 0, totalCapped: false };
   const exact = await run(ctx, exactSearch(words, options));
   if (exact.total > 0) return exact;
   const corrected = correctedSearch(words, options);

@@ -8,6 +8,7 @@ import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { saveDraft } from '../../models/pages/drafts.js';
 import { createPage, updatePage } from '../../models/pages/pages.js';
+import { SEARCH_CANDIDATES } from '../../models/pages/search.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { makePage } from '../pages/helpers.js';
 
@@ -30,7 +31,7 @@ describe('the public site search', () => {
   after(() => closeTestApp(app));
   beforeEach(() => resetData(ctx));
 
-  async function search(q: string, extra = ''): Promise<{ items: Hit[]; total: number; limit: number; offset: number }> {
+  async function search(q: string, extra = ''): Promise<{ items: Hit[]; total: number; total_capped: boolean; limit: number; offset: number }> {
     const res = await request(app).get(`/app/api/pages/search?q=${encodeURIComponent(q)}${extra}`);
     expect(res.status, res.text).to.equal(200);
     return res.body;
@@ -82,7 +83,7 @@ describe('the public site search', () => {
     await makePage(ctx, { title: 'Contact', slug: 'contact', blocks: [{ type: 'heading', text: 'Venir à la bibliothèque', level: 2 }] });
     expect(await titles('bibliotheque')).to.deep.equal(['La bibliothèque', 'Contact', 'Horaires']);
     const second = await search('bibliotheque', '&limit=1&offset=1');
-    expect(second).to.deep.include({ total: 3, limit: 1, offset: 1 });
+    expect(second).to.deep.include({ total: 3, total_capped: false, limit: 1, offset: 1 });
     expect(second.items.map((item) => item.title)).to.deep.equal(['Contact']);
     const past = await search('bibliotheque', '&limit=5&offset=10');
     expect(past).to.deep.include({ total: 3, items: [] });
@@ -109,6 +110,50 @@ describe('the public site search', () => {
     await updatePage(ctx, hidden.id, { visibility: 'private' });
     expect(await titles('dessous')).to.deep.equal([]);
     expect((await indexRow(under.id))?.visible).to.equal(false);
+  });
+
+  it('learns the words of visible pages only, and those of a branch when it is made public', async () => {
+    const known = (words: string[]) => ctx.db('app_page_search_words').whereIn('word', words).orderBy('word').pluck('word');
+    const hidden = await makePage(ctx, { title: 'Coulisses', slug: 'coulisses', visibility: 'private', blocks: [paragraph('Le machiniste règle la herse.')] });
+    await makePage(ctx, { title: 'Loges', slug: 'loges', parent_id: hidden.id, blocks: [paragraph('Le maquilleur attend.')] });
+    await makePage(ctx, { title: 'Scène', slug: 'scene', blocks: [paragraph('Le rideau se lève.')] });
+    expect(await known(['machiniste', 'maquilleur', 'rideau'])).to.deep.equal(['rideau']);
+    expect(await titles('machinistte')).to.deep.equal([]);
+
+    await updatePage(ctx, hidden.id, { visibility: 'public' });
+    expect(await known(['machiniste', 'maquilleur', 'rideau'])).to.deep.equal(['machiniste', 'maquilleur', 'rideau']);
+    expect(await titles('machinistte')).to.deep.equal(['Coulisses']);
+    expect(await titles('maquilleurr')).to.deep.equal(['Loges']);
+    // A private page's new words stay unknown.
+    await updatePage(ctx, hidden.id, { visibility: 'private' });
+    await updatePage(ctx, hidden.id, { blocks: [paragraph('Le régisseur veille.')] });
+    expect(await known(['regisseur'])).to.deep.equal([]);
+  });
+
+  it(`ranks and counts at most ${SEARCH_CANDIDATES} matches, title matches first wherever they are`, async () => {
+    // More text matches than the cap, written before the title matches (first in the table's order).
+    await ctx.db.raw(
+      `INSERT INTO app_pages (title, slug, blocks)
+       SELECT 'Page ' || n, 'page-' || n, jsonb_build_array(jsonb_build_object('type', 'paragraph', 'text', 'Le lavoir du village, page ' || n || '.'))
+       FROM generate_series(1, ?) AS n`,
+      [SEARCH_CANDIDATES + 5],
+    );
+    await makePage(ctx, { title: 'Le lavoir', slug: 'lavoir' });
+    await makePage(ctx, { title: 'Lavoir et fontaine', slug: 'lavoir-fontaine' });
+    const found = await search('lavoir', '&limit=3');
+    expect(found).to.deep.include({ total: SEARCH_CANDIDATES, total_capped: true });
+    expect(
+      found.items
+        .slice(0, 2)
+        .map((item) => item.title)
+        .sort(),
+    ).to.deep.equal(['Lavoir et fontaine', 'Le lavoir']);
+    expect(found.items[2].title).to.match(/^Page \d+$/);
+    expect((await search('lavoir', `&limit=10&offset=${SEARCH_CANDIDATES - 5}`)).items).to.have.length(5);
+    const html = await request(app).get('/recherche?q=lavoir');
+    expect(html.text).to.include(`Plus de 1\u202f000\u00a0pages pour «&nbsp;lavoir&nbsp;»`);
+    // Below the cap, the total is exact.
+    expect(await search('fontaine')).to.deep.include({ total: 1, total_capped: false });
   });
 
   it('escapes the excerpt and marks only the matched words', async () => {
@@ -170,7 +215,7 @@ describe('the public site search', () => {
     for (let n = 1; n <= 12; n++) await makePage(ctx, { title: `Salle ${n}`, slug: `salle-${n}`, blocks: [paragraph('Une salle de réunion.')] });
     const first = await request(app).get('/recherche?q=reunion');
     expect(first.status).to.equal(200);
-    expect(first.text).to.include('12 pages pour «&nbsp;reunion&nbsp;»');
+    expect(first.text).to.include('12\u00a0pages pour «&nbsp;reunion&nbsp;»');
     expect(first.text.match(/<li>\s*<h2>/g)).to.have.length(10);
     expect(first.text).to.include('href="/recherche?q=reunion&amp;page=2"');
     expect(first.text).to.include('<form class="site-search" role="search"').and.include('<label for="site-search-q"');
