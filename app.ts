@@ -25,7 +25,7 @@ import { createErrorHandler, notFound } from './middleware/error-handler.js';
 import { acceptsHostValue, createHostCheck } from './middleware/host-check.js';
 import { answerHitsFirst } from './lib/public-hits.js';
 import { wholeAnswerUnderIfRange } from './middleware/if-range.js';
-import { serveWebAuthnBrowser, WEBAUTHN_BROWSER_PATH } from './controllers/vendor-assets.js';
+import { serveWebAuthnBrowser, webAuthnBrowserAsset } from './controllers/vendor-assets.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { needsFirstRun } from './models/auth/registration.js';
@@ -60,7 +60,9 @@ export function createApp(config: Config, modules: SiteModule[] = SITE_MODULES):
   // Before anything answers, after the request has its id: a refused host still gets its log line.
   app.use(createHostCheck(ctx));
   app.use(securityHeaders(config));
-  app.get(WEBAUTHN_BROWSER_PATH, wholeAnswerUnderIfRange, serveWebAuthnBrowser(config));
+  const webauthn = webAuthnBrowserAsset();
+  ctx.views.addGlobal('webauthnBrowserUrl', webauthn.url);
+  app.get(webauthn.url, wholeAnswerUnderIfRange, serveWebAuthnBrowser(webauthn.file));
   app.use('/assets', nameAssets, wholeAnswerUnderIfRange, express.static(publicDir, { maxAge: config.isProduction ? '1d' : 0, fallthrough: false }));
   app.get('/favicon.ico', wholeAnswerUnderIfRange, serveSiteIcon(ctx));
   mountAreas(app, ctx);

@@ -33,6 +33,8 @@ export interface RoleRow {
   system: boolean;
   /** Holders must set up two-step verification before reaching anything else. */
   require_2fa: boolean;
+  /** The ways its members may sign in (`password`, `passkey`, `sso:<id>`); null: every way (migration 20261128000300). */
+  sign_in_methods: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -46,6 +48,7 @@ export interface RoleInsert {
   require_2fa?: boolean;
   created_at?: TimestampInput;
   updated_at?: TimestampInput;
+  sign_in_methods?: string[] | null;
 }
 
 export interface PermissionSectionRow {
@@ -153,6 +156,10 @@ export interface SessionRow {
   user_agent: string | null;
   created_at: Date;
   last_seen_at: Date;
+  /** How it was opened: `password`, `passkey`, `sso:<id>` (migration 20261128000300). */
+  sign_in_method: string | null;
+  /** The second step that completed it: `totp`, `recovery`, `passkey`, `provider`. */
+  second_factor: string | null;
 }
 export interface SessionInsert {
   sid: string;
@@ -164,6 +171,8 @@ export interface SessionInsert {
   user_agent?: string | null;
   created_at?: TimestampInput;
   last_seen_at?: TimestampInput;
+  sign_in_method?: string | null;
+  second_factor?: string | null;
 }
 
 export interface RateLimitRow {
@@ -447,6 +456,10 @@ export interface SsoProviderRow {
   allowed_domains: string[];
   signup_role_id: number | null;
   enabled: boolean;
+  /** The provider's assertion of several factors stands for the second step (migration 20261128000300). */
+  trust_mfa: boolean;
+  /** `acr` values that mean several factors, besides `amr` containing `mfa`. */
+  mfa_acr_values: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -463,6 +476,8 @@ export interface SsoProviderInsert {
   enabled?: boolean;
   created_at?: TimestampInput;
   updated_at?: TimestampInput;
+  trust_mfa?: boolean;
+  mfa_acr_values?: string[];
 }
 
 export interface RecoveryCodeRow {
@@ -488,6 +503,8 @@ export interface PendingLoginRow {
   expires_at: Date;
   attempts: number;
   next: string | null;
+  /** The first step's method (`password`, `sso:<id>`; migration 20261128000300). */
+  method: string | null;
   created_at: Date;
 }
 export interface PendingLoginInsert {
@@ -497,6 +514,7 @@ export interface PendingLoginInsert {
   attempts?: number;
   next?: string | null;
   created_at?: TimestampInput;
+  method?: string | null;
 }
 
 /** A passkey of an account (migration 20261126003000). */

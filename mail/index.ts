@@ -69,7 +69,7 @@ export class Mailer {
     const { config } = this;
     const context = { appName: config.appName, baseUrl: config.baseUrl, sentAt: this.clock.now(), ...data };
     const [html, text] = await Promise.all([render(this.html, `${template}.html.njk`, context), render(this.text, `${template}.txt.njk`, context)]);
-    const subject = typeof data.subject === 'string' ? data.subject : (mailSubjects[template]?.(config.appName) ?? config.appName);
+    const subject = typeof data.subject === 'string' ? data.subject : (mailSubjects[template]?.(config.appName, data) ?? config.appName);
     // RFC 3834: an automatic message, which vacation and out-of-office replies leave unanswered.
     const message = { from: config.mailFrom, to, subject, text, html, headers: { 'Auto-Submitted': 'auto-generated' } };
     if (config.smtpUrl) {
@@ -116,6 +116,11 @@ export class Mailer {
   /** Proves an existing account before it is linked to a single sign-on provider; link to /auth/sso/link/confirm. */
   ssoLinkConfirm(email: string, provider: string, token: string): Promise<void> {
     return this.sendLogged('sso-link-confirm', email, { email, provider, link: this.link('auth/sso/link/confirm', { email, token }) });
+  }
+
+  /** «Compte lié à <fournisseur>»: the account can now be opened through that provider. */
+  accountLinked(email: string, provider: string): Promise<void> {
+    return this.sendLogged('account-linked', email, { email, provider, link: this.link('account', {}) });
   }
 
   /** PasswordChangedEmail: notice after a password change. */

@@ -10,6 +10,7 @@ import { cookieName, cookieOptions, HOST_PREFIX, hostCookies } from '../lib/cook
 import { REFRESHED_SESSION_LIFETIME_MS, SESSION_LIFETIME_MS, SiteSessionStore, extendSession, validateSession } from '../models/auth/sessions.js';
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 import { userTarget } from '../models/audit.js';
+import { policyKeyOf, type SignInRecord } from '../models/auth/sign-in-policy.js';
 
 /** The session cookie's name over HTTP; `__Host-site.sid` in production over HTTPS (lib/cookie-names.ts). */
 export const SESSION_COOKIE = 'site.sid';
@@ -151,13 +152,14 @@ function auditingStore(req: Request): SiteSessionStore | undefined {
 /**
  * Opens a session for the user after a successful login or first-run creation. The id
  * is regenerated first, so a session id planted before login is worthless (fixation).
- * The statement that stores the session records `auth.login` (details: how, e.g. the
- * second factor used), so the event exists exactly when the session does.
+ * The statement that stores the session records `auth.login` (details: how — the
+ * method, the provider, the second factor used), so the event exists exactly when the
+ * session does; the session row keeps the method too (the profile's session list).
  */
 export async function logInSession(
   req: Request,
   user: { id: number; name: string },
-  details: Record<string, unknown> = {},
+  details: SignInRecord & Record<string, unknown>,
   options: { flash?: string } = {},
 ): Promise<void> {
   await promisify((done) => req.session.regenerate(done));
@@ -173,6 +175,8 @@ export async function logInSession(
   if (req.res?.locals.sessionCookie === HOST_SESSION_COOKIE) req.session.hostCookie = true;
   req.session.ip = req.ip;
   req.session.userAgent = req.get('user-agent')?.slice(0, 512);
+  req.session.signInMethod = policyKeyOf(details);
+  if (details.second_factor) req.session.secondFactor = details.second_factor;
   // A message for the page the login lands on, saved with the session below: set after
   // this save, it would be saved as the answer ends, and express-session sends a
   // redirect's headers before that save completes (a browser can read the session first).

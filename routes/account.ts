@@ -14,7 +14,7 @@ import { notFound } from '../middleware/error-handler.js';
 import { requireUser } from '../middleware/require-auth.js';
 import { letLostFormsThrough, refuseLostForms, restoreFormDraft } from './lost-session.js';
 import { adminSurface } from './admin-surface.js';
-import { passkeyParams, removePasskeyForm } from './api/passkey-schemas.js';
+import { passkeyParams, removePasskeyForm, renamePasskeyForm } from './api/passkey-schemas.js';
 import { mountRoutes, route, type AnyRoute } from './define.js';
 
 const page = profile.showProfile;
@@ -114,7 +114,7 @@ export const profileRoutes: AnyRoute[] = [
     form: { name: 'delete', rerender: deletion.confirmDeleteOwnAccount },
     handler: deletion.deleteOwnAccountFromForm,
   }),
-  // Passkeys: removal from the page (adding one is the page script's, on the JSON routes).
+  // Passkeys: renaming and removal from the page (adding one is the page script's, on the JSON routes).
   route({
     method: 'post',
     path: '/passkeys/:id/delete',
@@ -123,6 +123,15 @@ export const profileRoutes: AnyRoute[] = [
     body: removePasskeyForm,
     form: { name: 'passkeys', rerender: page },
     handler: passkeys.removePasskeyFromForm,
+  }),
+  route({
+    method: 'post',
+    path: '/passkeys/:id/rename',
+    access: 'user',
+    params: passkeyParams,
+    body: renamePasskeyForm,
+    form: { name: 'passkeys', rerender: page },
+    handler: passkeys.renamePasskeyFromForm,
   }),
   ...twoFactorRoutes,
 ];

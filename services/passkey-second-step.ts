@@ -13,7 +13,7 @@ import { recordAudit, userTarget } from '../models/audit.js';
 import { authMessages, twoFactorServiceMessages } from '../models/auth/messages.js';
 import { passkeyMessages } from '../models/auth/passkey-messages.js';
 import { credentialsOf, lockPasskeyByCredential, recordPasskeyUse, saveChallenge, takeChallenge } from '../models/auth/passkeys.js';
-import { consumePendingLogin, lockPendingLogin, spendPendingAttempt } from '../models/auth/pending-logins.js';
+import { consumePendingLogin, lockPendingLogin, spendPendingAttempt, type PendingLogin } from '../models/auth/pending-logins.js';
 import { findSessionUser, type SessionUser } from '../models/auth/users.js';
 import { CEREMONY_TIMEOUT_MS, checkAssertion, recordClone, relyingParty, type AssertionCheck } from './passkeys.js';
 
@@ -41,7 +41,8 @@ export async function secondStepPasskeyOptions(ctx: AppContext, token: string | 
   return options;
 }
 
-type Outcome = { status: 'gone' } | { status: 'suspended' } | { status: 'wrong'; left: number } | { status: 'done'; user: SessionUser; next: string | null };
+type Done = { user: SessionUser; next: string | null; first: PendingLogin['first'] };
+type Outcome = { status: 'gone' } | { status: 'suspended' } | { status: 'wrong'; left: number } | ({ status: 'done' } & Done);
 
 /** The second step with a passkey: the session user and the login's `next`, or the refusal of a wrong code. */
 export async function completeSecondStepWithPasskey(
@@ -49,7 +50,7 @@ export async function completeSecondStepWithPasskey(
   origin: Origin,
   token: string | undefined,
   response: AuthenticationResponseJSON,
-): Promise<{ user: SessionUser; next: string | null }> {
+): Promise<Done> {
   const outcome = await inTransaction(ctx, async (tx): Promise<Outcome> => {
     const pending = token ? await lockPendingLogin(tx, token) : undefined;
     if (!pending || !token) return { status: 'gone' };
@@ -78,7 +79,7 @@ export async function completeSecondStepWithPasskey(
     await consumePendingLogin(tx, token);
     // Suspended between the password and the passkey: no session (said, as after a password).
     if (user.suspended_at !== null) return { status: 'suspended' };
-    return { status: 'done', user, next: pending.next };
+    return { status: 'done', user, next: pending.next, first: pending.first };
   });
   if (outcome.status === 'done') return outcome;
   if (outcome.status === 'gone' || (outcome.status === 'wrong' && outcome.left === 0)) throw pendingGone();

@@ -29,12 +29,18 @@ import {
   listPasskeys,
   lockPasskeyByCredential,
   recordPasskeyUse,
+  renamePasskeyRow,
   saveChallenge,
   takeChallenge,
   type PasskeySummary,
   type StoredPasskey,
 } from '../models/auth/passkeys.js';
-import { findSessionUser, type SessionUser } from '../models/auth/users.js';
+import type { SessionUser } from '../models/auth/users.js';
+import { findSignInUser } from '../models/auth/linked-accounts.js';
+import { SIGN_IN_METHOD_REFUSED } from '../models/auth/login.js';
+import { budgetSpentUntil, budgetSubject, spendSignInBudget } from '../models/auth/sign-in-budgets.js';
+import { allowedMethods, policyRefusalMessage, withoutPolicy } from '../models/auth/sign-in-policy.js';
+import { accountBudgetRefusal, recordTrip } from './sign-in-guard.js';
 import { passkeyMessages } from '../models/auth/passkey-messages.js';
 import { currentSettings } from './site-settings.js';
 import { verifyCurrentPassword } from './current-password.js';
@@ -141,6 +147,25 @@ export async function removePasskey(ctx: AppContext, origin: Origin, user: { id:
   });
 }
 
+/**
+ * Renames one of the account's passkeys (its session is enough: a name grants nothing);
+ * audited with both names.
+ */
+export async function renamePasskey(ctx: AppContext, origin: Origin, user: { id: number; name: string }, id: number, name: string): Promise<PasskeySummary> {
+  return inTransaction(ctx, async (tx) => {
+    const renamed = await renamePasskeyRow(tx, user.id, id, name);
+    if (!renamed) throw new NotFoundError(passkeyMessages.notFound);
+    if (renamed.from !== name)
+      await recordAudit(tx, {
+        ...actingOf(origin, user),
+        action: 'account.passkey_renamed',
+        target: userTarget(user),
+        details: { passkey: name, from: renamed.from },
+      });
+    return renamed.passkey;
+  });
+}
+
 /** The options of a sign-in: discoverable credentials (no list), user verification required; the challenge kept under `binding` (the cookie). */
 export async function passkeySignInOptions(ctx: AppContext, binding: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const options = await generateAuthenticationOptions({
@@ -200,6 +225,12 @@ export function recordClone(ctx: AppContext, origin: Origin, user: { id: number;
   });
 }
 
+/** A refused passkey signature counts as a wrong password of the account (the trip audited and told, as for passwords). */
+async function spendAccountBudget(ctx: AppContext, origin: Origin, user: SessionUser): Promise<void> {
+  const { failures, tripped } = await spendSignInBudget(ctx, 'password', budgetSubject('password', user.email));
+  if (tripped) (await recordTrip(ctx, origin, 'password', user, failures))?.();
+}
+
 function refusal(): InvalidCredentialsError {
   return new InvalidCredentialsError(passkeyMessages.signInRefused);
 }
@@ -208,6 +239,8 @@ type SignInOutcome =
   | { status: 'done'; user: SessionUser }
   | { status: 'refused'; reason: string; user?: SessionUser }
   | { status: 'cloned'; user: SessionUser; counter: number; stored: number }
+  | { status: 'limited'; until: Date }
+  | { status: 'not_allowed'; user: SessionUser; allowed: string[] }
   | { status: 'suspended' | 'unverified'; user: SessionUser };
 
 /**
@@ -218,27 +251,52 @@ type SignInOutcome =
  * `auth.login_failed` event; a counter going back is a cloned authenticator, refused and
  * audited as `auth.passkey_cloned`. Suspended and unverified accounts are refused as
  * the password login refuses them.
+ *
+ * A refused signature (or a clone) of a known passkey spends the account's budget of
+ * wrong passwords (services/sign-in-guard.ts: the same counters, keyed by its address);
+ * a spent budget refuses before any signature is checked (429), except on
+ * `knownDevice`, the account this browser has signed in to before. An account whose
+ * roles do not allow passkeys is refused after a valid signature, with the ways it may use.
  */
-export async function passkeySignIn(ctx: AppContext, origin: Origin, binding: string | undefined, response: AuthenticationResponseJSON): Promise<SessionUser> {
+export async function passkeySignIn(
+  ctx: AppContext,
+  origin: Origin,
+  binding: string | undefined,
+  response: AuthenticationResponseJSON,
+  knownDevice?: number,
+): Promise<SessionUser> {
   const outcome = await inTransaction(ctx, async (tx): Promise<SignInOutcome> => {
     const challenge = binding ? await takeChallenge(tx, binding, 'sign_in') : undefined;
     const passkey = await lockPasskeyByCredential(tx, response.id);
-    const user = passkey ? await findSessionUser(tx, passkey.userId) : undefined;
+    const found = passkey ? await findSignInUser(tx, passkey.userId) : undefined;
+    const user = found && withoutPolicy(found);
     if (!challenge) return { status: 'refused', reason: 'challenge_missing', user };
-    if (!passkey || !user) return { status: 'refused', reason: 'unknown_passkey' };
+    if (!passkey || !found || !user) return { status: 'refused', reason: 'unknown_passkey' };
+    const until = await budgetSpentUntil(tx, 'password', budgetSubject('password', user.email));
+    if (until && knownDevice !== user.id) return { status: 'limited', until };
     const checked = await checkAssertion(tx, origin, passkey, challenge, response);
     if (checked.status === 'cloned') return { status: 'cloned', user, counter: checked.counter, stored: passkey.counter };
     if (checked.status === 'invalid') return { status: 'refused', reason: 'invalid_signature', user };
     if (user.suspended_at !== null) return { status: 'suspended', user };
     if (!user.email_verified) return { status: 'unverified', user };
+    const allowed = allowedMethods(found.sign_in_policy);
+    if (allowed !== null && !allowed.includes('passkey')) return { status: 'not_allowed', user, allowed };
     await recordPasskeyUse(tx, passkey.id, checked.use);
     return { status: 'done', user };
   });
   if (outcome.status === 'done') return outcome.user;
+  if (outcome.status === 'limited') throw accountBudgetRefusal(ctx, origin, 'password', outcome.until);
+  if (outcome.status === 'cloned' || (outcome.status === 'refused' && outcome.reason === 'invalid_signature' && outcome.user)) {
+    await spendAccountBudget(ctx, origin, outcome.user!);
+  }
   const target = outcome.user ? userTarget(outcome.user) : null;
   if (outcome.status === 'cloned') {
     await recordClone(ctx, origin, outcome.user, outcome.counter, outcome.stored);
     throw refusal();
+  }
+  if (outcome.status === 'not_allowed') {
+    await recordAudit(ctx, { actor: null, ip: origin.ip, action: 'auth.login_failed', target, details: { reason: 'method_not_allowed', method: 'passkey' } });
+    throw new InvalidCredentialsError(await policyRefusalMessage(ctx, outcome.allowed), { code: SIGN_IN_METHOD_REFUSED });
   }
   const reason = outcome.status === 'refused' ? outcome.reason : outcome.status === 'suspended' ? 'account_suspended' : 'email_unverified';
   await recordAudit(ctx, { actor: null, ip: origin.ip, action: 'auth.login_failed', target, details: { reason, method: 'passkey' } });

@@ -10,7 +10,7 @@ import { InvalidCredentialsError } from '../lib/errors.js';
 import type { Origin } from '../lib/origin.js';
 import { rateLimitedError } from '../lib/rate-limit-refusal.js';
 import { recordAudit, userTarget } from '../models/audit.js';
-import { AccountBudgetSpentError, login } from '../models/auth/login.js';
+import { AccountBudgetSpentError, login, SIGN_IN_METHOD_REFUSED } from '../models/auth/login.js';
 import { budgetSubject, noticeDue, spendSignInBudget, type SignInStage } from '../models/auth/sign-in-budgets.js';
 import { findUserByEmail, type SessionUser } from '../models/auth/users.js';
 import { noticeInBackground } from './mail-policy.js';
@@ -48,14 +48,22 @@ export async function recordTrip(
  * The password step of a sign-in: models/auth/login.ts, which reads the address's budget
  * of wrong passwords in the statement that reads the account (a spent one refuses before
  * any hashing); a wrong password spends one attempt. `knownDevice`: the account this
- * browser has signed in to before.
+ * browser has signed in to before. A refusal by the roles' sign-in policy checked no
+ * password and spends nothing.
  */
-export async function passwordSignIn(ctx: AppContext, origin: Origin, email: string, password: string, knownDevice?: number): Promise<SessionUser> {
+export async function passwordSignIn(
+  ctx: AppContext,
+  origin: Origin,
+  email: string,
+  password: string,
+  knownDevice?: number,
+  options: { policy?: boolean } = {},
+): Promise<SessionUser> {
   try {
-    return await login(ctx, email, password, origin.ip, knownDevice);
+    return await login(ctx, email, password, origin.ip, knownDevice, options);
   } catch (error) {
     if (error instanceof AccountBudgetSpentError) throw accountBudgetRefusal(ctx, origin, 'password', error.until);
-    if (error instanceof InvalidCredentialsError) {
+    if (error instanceof InvalidCredentialsError && error.code !== SIGN_IN_METHOD_REFUSED) {
       const { failures, tripped } = await spendSignInBudget(ctx, 'password', budgetSubject('password', email));
       if (tripped) (await recordTrip(ctx, origin, 'password', await findUserByEmail(ctx, email), failures))?.();
     }

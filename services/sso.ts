@@ -11,12 +11,14 @@ import { AppError, NotFoundError, ServiceUnavailableError, UserFacingError } fro
 import type { Origin } from '../lib/origin.js';
 import { inTransaction } from '../lib/context.js';
 import { recordAudit, userTarget } from '../models/audit.js';
-import { createLinkedUser, findLinkedUser, linkAccount } from '../models/auth/linked-accounts.js';
+import { createLinkedUser, findLinkedUser, findSignInUser, linkAccount, type SignInUser } from '../models/auth/linked-accounts.js';
+import { allowedMethods, policyRefusalMessage, withoutPolicy } from '../models/auth/sign-in-policy.js';
 import { ssoMessages } from '../models/auth/messages.js';
 import { findSsoProvider, providerSecret, type SsoProvider } from '../models/auth/sso-providers.js';
 import { openWithSiteKey, sealWithSiteKey } from '../models/auth/two-factor-crypto.js';
 import { findUserByEmail, type SessionUser } from '../models/auth/users.js';
 import { consumeToken, issueToken, peekToken } from '../models/auth/verifications.js';
+import { noticeInBackground } from './mail-policy.js';
 
 /** How long a started sign-in may take at the provider. */
 export const SSO_FLOW_LIFETIME_MS = 10 * 60_000;
@@ -170,9 +172,15 @@ function openFlow(ctx: AppContext, sealed: string | undefined): Flow | undefined
   }
 }
 
-/** RFC 8176: the provider says the person passed more than one factor. */
-function assertsMfa(claims: IDToken): boolean {
-  return Array.isArray(claims.amr) && claims.amr.includes('mfa');
+/**
+ * The provider says the person passed more than one factor — `amr` containing `mfa`
+ * (RFC 8176), or an `acr` the provider's settings list — and the site trusts it to (a
+ * per-provider setting: otherwise the site's own second step is asked).
+ */
+function assertsMfa(provider: SsoProvider, claims: IDToken): boolean {
+  if (!provider.trust_mfa) return false;
+  if (Array.isArray(claims.amr) && claims.amr.includes('mfa')) return true;
+  return typeof claims.acr === 'string' && provider.mfa_acr_values.includes(claims.acr);
 }
 
 export type SsoOutcome =
@@ -230,7 +238,7 @@ async function exchangeCode(ctx: AppContext, origin: Origin, provider: SsoProvid
       return fail('token_rejected', ssoMessages.tokenRejected, 400, error);
     }
   }
-  return { sub: claims.sub, email: email?.trim().toLowerCase(), emailVerified: verified, name, mfa: assertsMfa(claims) };
+  return { sub: claims.sub, email: email?.trim().toLowerCase(), emailVerified: verified, name, mfa: assertsMfa(provider, claims) };
 }
 
 function isNetworkError(error: unknown): boolean {
@@ -271,7 +279,7 @@ export async function finishSsoSignIn(
   if (linked) {
     if (linked.suspended_at !== null)
       return refuse(ctx, origin, provider, 'account_suspended', new SsoRefusedError('account_suspended', ssoMessages.accountSuspended, 403), linked);
-    return { kind: 'signed_in', user: linked, provider, mfa: identity.mfa, next: flow.x };
+    return { kind: 'signed_in', user: await allowedBySsoPolicy(ctx, origin, provider, linked), provider, mfa: identity.mfa, next: flow.x };
   }
   if (!identity.email || !identity.emailVerified) {
     return refuse(ctx, origin, provider, 'email_unverified', new SsoRefusedError('email_unverified', ssoMessages.emailMissing, 403));
@@ -298,7 +306,27 @@ export async function finishSsoSignIn(
     await recordAudit(tx, { actor: null, ip: origin.ip, action: 'auth.sso_account_created', target: userTarget(created), details: { provider: provider.id } });
     return created;
   });
-  return { kind: 'signed_in', user, provider, mfa: identity.mfa, next: flow.x };
+  return { kind: 'signed_in', user: await allowedBySsoPolicy(ctx, origin, provider, user), provider, mfa: identity.mfa, next: flow.x };
+}
+
+/**
+ * The roles' sign-in policy (models/auth/sign-in-policy.ts): an account whose roles do
+ * not list this provider is refused (403 `method_not_allowed`, audited), the page
+ * naming the ways it may use. The account without its policy column otherwise.
+ */
+async function allowedBySsoPolicy(ctx: AppContext, origin: Origin, provider: SsoProvider, user: SignInUser): Promise<SessionUser> {
+  const allowed = allowedMethods(user.sign_in_policy);
+  if (allowed !== null && !allowed.includes(`sso:${provider.id}`)) {
+    const message = await policyRefusalMessage(ctx, allowed);
+    return refuse(ctx, origin, provider, 'method_not_allowed', new SsoRefusedError('method_not_allowed', message, 403), user);
+  }
+  return withoutPolicy(user);
+}
+
+/** The policy check of a sign-in whose account was read without it (the link proved by a password). */
+export async function assertSsoAllowed(ctx: AppContext, origin: Origin, provider: SsoProvider, userId: number): Promise<void> {
+  const user = await findSignInUser(ctx, userId);
+  if (user) await allowedBySsoPolicy(ctx, origin, provider, user);
 }
 
 export interface PendingLink {
@@ -328,7 +356,8 @@ export async function pendingLink(ctx: AppContext, kind: 'sso_link' | 'sso_link_
 
 /**
  * The proof is made (the account's password, or the emailed link): the token is used
- * up and the account linked, with its event. Two uses at once: one wins.
+ * up and the account linked, with its event. Two uses at once: one wins. The account
+ * is told by email («Compte lié à <fournisseur>»), after the answer.
  */
 export async function completeLink(
   ctx: AppContext,
@@ -337,7 +366,7 @@ export async function completeLink(
   token: string,
   proof: 'password' | 'email',
 ): Promise<PendingLink> {
-  return inTransaction(ctx, async (tx) => {
+  const done = await inTransaction(ctx, async (tx) => {
     const link = await pendingLink(tx, kind, token);
     const consumed = link && (await consumeToken(tx, kind, link.user.email, token));
     if (!link || !consumed) throw new UserFacingError(ssoMessages.linkGone, { code: 'sso_link_gone' });
@@ -351,6 +380,9 @@ export async function completeLink(
     });
     return link;
   });
+  // «Compte lié à <fournisseur>»: the owner hears of every new way into the account.
+  noticeInBackground(ctx, 'account-linked notice', () => ctx.mailer.accountLinked(done.user.email, done.provider.label), { userId: done.user.id });
+  return done;
 }
 
 /** «Recevoir un lien par courriel»: a link to the account's address, which proves it when followed. */

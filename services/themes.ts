@@ -42,6 +42,8 @@ function themeViews(ctx: AppContext, directory: string, manifest: ThemeManifest,
   const own = path.join(directory, 'views');
   const views = createViews(ctx.config, ctx.clock, ctx.site.viewDirectories, existsSync(own) ? [own] : []);
   for (const install of ctx.site.viewHelpers) install(views, ctx);
+  // What the application gives every view (app.ts): the passkeys library's hashed address.
+  views.addGlobal('webauthnBrowserUrl', ctx.views.getGlobal('webauthnBrowserUrl') as unknown);
   views.addGlobal('themeName', manifest.name);
   // The hashed address of an asset (`themeAsset('theme.css')`); empty for a file the theme does not hold.
   views.addGlobal('themeAsset', (name: unknown) => (typeof name === 'string' ? (assets.urls.get(name) ?? '') : ''));

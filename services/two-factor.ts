@@ -10,7 +10,7 @@ import { recordAudit, sourceOf, userTarget } from '../models/audit.js';
 import { assertCanManage, assertNotSelf, lockUser } from '../models/auth/admin-rules.js';
 import { authMessages, twoFactorServiceMessages, twoFactorMessages } from '../models/auth/messages.js';
 import { budgetSpentUntil, budgetSubject, spendSignInBudget } from '../models/auth/sign-in-budgets.js';
-import { consumePendingLogin, lockPendingLogin, spendPendingAttempt } from '../models/auth/pending-logins.js';
+import { consumePendingLogin, lockPendingLogin, spendPendingAttempt, type PendingLogin } from '../models/auth/pending-logins.js';
 import type { Caller } from '../models/auth/roles.js';
 import {
   codeError,
@@ -112,7 +112,7 @@ export async function disableTwoFactor(ctx: AppContext, origin: Origin, user: Se
   if (kind === 'recovery') noticeInBackground(ctx, 'recovery-code-used notice', () => ctx.mailer.recoveryCodeUsed(user.email, 0), { userId: user.id });
 }
 
-export type SecondStepOutcome = { status: 'done'; user: SessionUser; next: string | null; kind: SecondFactorKind };
+export type SecondStepOutcome = { status: 'done'; user: SessionUser; next: string | null; kind: SecondFactorKind; first: PendingLogin['first'] };
 
 /**
  * The second step of a login: the pending login of this browser's token (live, with
@@ -152,7 +152,7 @@ export async function completeSecondStep(
     // Suspended between the password and the code: no session (said, as after a password).
     if (user.suspended_at !== null) return { status: 'suspended' as const };
     if (kind === 'recovery') await recordAudit(tx, { ...actingOf(origin, user), action: 'two_factor.recovery_used', target: userTarget(user) });
-    return { status: 'done' as const, user, next: pending.next, kind };
+    return { status: 'done' as const, user, next: pending.next, kind, first: pending.first };
   });
   if (outcome.status === 'wrong') outcome.notify?.();
   if (outcome.status === 'gone' || (outcome.status === 'wrong' && outcome.left === 0)) {

@@ -4,7 +4,7 @@
 // (public/js/passkeys.js) does it through the JSON routes (controllers/api/passkeys.ts).
 import type { Request } from 'express';
 import type { Call } from '../../routes/define.js';
-import { removePasskey } from '../../services/passkeys.js';
+import { removePasskey, renamePasskey } from '../../services/passkeys.js';
 import { callerOf } from '../api/caller.js';
 import { redirectWithFlash } from '../admin/shell.js';
 import { passkeyPageMessages } from './passkey-messages.js';
@@ -19,4 +19,10 @@ function base(req: Request): string {
 export async function removePasskeyFromForm({ ctx, origin, req, res, params, body }: Call<{ id: number }, None, { current_password: string }>): Promise<void> {
   await removePasskey(ctx, origin, callerOf(req), params.id, body.current_password);
   redirectWithFlash(req, res, base(req), passkeyPageMessages.removed);
+}
+
+// POST …/passkeys/:id/rename {name}
+export async function renamePasskeyFromForm({ ctx, origin, req, res, params, body }: Call<{ id: number }, None, { name: string }>): Promise<void> {
+  await renamePasskey(ctx, origin, callerOf(req), params.id, body.name);
+  redirectWithFlash(req, res, base(req), passkeyPageMessages.renamed);
 }

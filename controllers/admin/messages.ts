@@ -38,6 +38,9 @@ export const adminMessages = {
   roleRevoked: 'Le rôle est retiré.',
   roleCreated: 'Le rôle est créé.',
   roleSaved: 'Le rôle est enregistré.',
+  signInPassword: 'Mot de passe',
+  signInPasskey: 'Clé d’accès',
+  signInProvider: (label: string, enabled: boolean) => (enabled ? label : `${label} (désactivé)`),
   adminAccessTicked:
     'Rien n’est enregistré : les permissions choisies servent dans l’administration, qui demande aussi « Accéder à l’administration ». Cette case est maintenant cochée ; enregistrez pour confirmer, ou décochez-la si ce rôle doit rester sans accès à l’administration.',
   roleDeleted: 'Le rôle est supprimé.',

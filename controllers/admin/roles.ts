@@ -22,6 +22,8 @@ import { adminMessages, adminTitles } from './messages.js';
 import type { RoleForm } from './schemas.js';
 import { pathId, redirectWithFlash, renderAdmin } from './shell.js';
 import { roleMessages } from '../../models/auth/messages.js';
+import { listSsoProviders } from '../../models/auth/sso-providers.js';
+import type { AppContext } from '../../lib/context.js';
 
 type None = Record<string, never>;
 type Id = { id: number };
@@ -60,6 +62,29 @@ function askAboutAdminAccess(body: Pick<RoleForm, 'permissions' | 'admin_access_
   });
 }
 
+/** The form's choice as the model takes it: null for «Toutes», else the ticked ways; undefined when the form has none (`admin`'s). */
+function signInMethodsOf(body: Pick<RoleForm, 'sign_in_policy' | 'sign_in_methods'>): string[] | null | undefined {
+  if (body.sign_in_policy === undefined) return undefined;
+  return body.sign_in_policy === 'any' ? null : body.sign_in_methods;
+}
+
+/** The ways a role may list, for the form: the password, passkeys, and each provider (disabled ones said so). */
+async function signInChoices(ctx: AppContext): Promise<Array<{ key: string; label: string }>> {
+  const providers = await listSsoProviders(ctx);
+  return [
+    { key: 'password', label: adminMessages.signInPassword },
+    { key: 'passkey', label: adminMessages.signInPasskey },
+    ...providers.map((provider) => ({ key: `sso:${provider.id}`, label: adminMessages.signInProvider(provider.label, provider.enabled) })),
+  ];
+}
+
+/** The policy as the form shows it: as submitted on a re-render, else the role's. */
+function signInPolicyLocals(locals: FormLocals, stored: string[] | null): { signInListed: boolean; signInChecked: string[] } {
+  if (locals.values && locals.values.sign_in_policy !== undefined)
+    return { signInListed: locals.values.sign_in_policy === 'listed', signInChecked: asList(locals.values.sign_in_methods) };
+  return { signInListed: stored !== null, signInChecked: stored ?? [] };
+}
+
 // GET /admin/roles/new — also the page re-rendered when the creation is refused.
 export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const { checked, adminAccessWarned } = checkedAfter(locals, []);
@@ -71,7 +96,9 @@ export async function showNewRole(call: AnyCall, locals: FormLocals = {}, status
       catalogue: await permissionCatalogue(call.ctx),
       action: '/admin/roles',
       creating: true,
+      signInChoices: await signInChoices(call.ctx),
       ...locals,
+      ...signInPolicyLocals(locals, null),
       checked,
       adminAccessWarned,
     },
@@ -88,6 +115,7 @@ export async function saveNewRole({ ctx, req, res, body }: Call<None, None, Role
     description: body.description,
     permissions: body.permissions,
     require_2fa: body.require_2fa,
+    sign_in_methods: signInMethodsOf(body),
   });
   redirectWithFlash(req, res, `/admin/roles/${role.id}`, adminMessages.roleCreated);
 }
@@ -119,7 +147,9 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
           ? adminMessages.requirementLocksYouOut
           : undefined,
       values: { name: role.name, label: role.label, description: role.description, require_2fa: role.require_2fa },
+      signInChoices: await signInChoices(ctx),
       ...locals,
+      ...signInPolicyLocals(locals, role.sign_in_methods),
       checked,
       adminAccessWarned,
     },
@@ -131,7 +161,8 @@ export async function showRole(call: AnyCall, locals: FormLocals = {}, status = 
 export async function saveRole({ ctx, req, res, params, body }: Call<Id, None, RoleForm>): Promise<void> {
   const role = await getRole(ctx, params.id);
   if (role.name !== ADMIN_ROLE) askAboutAdminAccess(body);
-  const { name, admin_access_warned: _warned, ...rest } = body;
+  const { name, admin_access_warned: _warned, sign_in_policy: _policy, sign_in_methods: _methods, ...form } = body;
+  const rest = { ...form, sign_in_methods: signInMethodsOf(body) };
   const key = name || roleNameFromLabel(body.label ?? role.label);
   const changes = role.name === ADMIN_ROLE ? { require_2fa: body.require_2fa, confirm: body.confirm } : role.system ? rest : { ...rest, name: key };
   const { callerMustEnrol } = await updateRole(ctx, callerOf(req), params.id, changes);

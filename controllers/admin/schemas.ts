@@ -43,10 +43,20 @@ export interface RoleForm {
   confirm: boolean;
   /** Hidden: the form came back once with «Accéder à l'administration» ticked; now saved as chosen. */
   admin_access_warned: boolean;
+  /** «Toutes» (every way) or «Seulement» the ticked `sign_in_methods`; absent from `admin`'s form. */
+  sign_in_policy?: 'any' | 'listed';
+  sign_in_methods: string[];
 }
 const adminAccessWarned = Joi.boolean().truthy('1', 'on').default(false).label('Avertissement');
 const requireSecondFactor = Joi.boolean().truthy('1', 'on').default(false).label('Vérification en deux étapes obligatoire');
 const permissionKeys = Joi.array().items(permissionKey).max(500).single().default([]);
+const signInPolicy = Joi.string().valid('any', 'listed').label('Moyens de connexion');
+const signInMethods = Joi.array()
+  .items(Joi.string().pattern(/^(password|passkey|sso:[1-9][0-9]{0,9})$/))
+  .max(100)
+  .single()
+  .default([])
+  .label('Moyens de connexion');
 const description = roleDescription.default('').label('Description');
 const label = roleLabel.label('Libellé').required();
 // The key may be left empty: it is derived from the label (controllers/admin/roles.ts).
@@ -57,6 +67,8 @@ export const newRoleForm = Joi.object<Omit<RoleForm, 'confirm'>>({
   permissions: permissionKeys,
   require_2fa: requireSecondFactor,
   admin_access_warned: adminAccessWarned,
+  sign_in_policy: signInPolicy.default('any'),
+  sign_in_methods: signInMethods,
 });
 // Absent from the form of `admin` (only its two-step requirement changes), never empty.
 export const roleForm = Joi.object<RoleForm>({
@@ -67,6 +79,8 @@ export const roleForm = Joi.object<RoleForm>({
   require_2fa: requireSecondFactor,
   confirm: Joi.boolean().truthy('1', 'on').default(false).label('Confirmation'),
   admin_access_warned: adminAccessWarned,
+  sign_in_policy: signInPolicy,
+  sign_in_methods: signInMethods,
 });
 
 // Two-step verification forms of the profile (/account/2fa).

@@ -28,6 +28,7 @@ const domain = text()
   .pattern(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/)
   .label('Domaine')
   .messages({ 'string.pattern.base': '« {{#value}} » n’est pas un nom de domaine (par exemple example.org).' });
+const acrValue = singleLine(text().trim().min(1).max(200)).label('Valeur acr');
 const signupRole = roleName.allow(null, '').label('Rôle des nouveaux comptes');
 
 const fields = {
@@ -40,6 +41,8 @@ const fields = {
   allowed_domains: Joi.array().items(domain).max(50).label('Domaines autorisés'),
   signup_role: signupRole,
   enabled: Joi.boolean().label('Activé'),
+  trust_mfa: Joi.boolean().label('Vérification en deux étapes du fournisseur'),
+  mfa_acr_values: Joi.array().items(acrValue).max(20).label('Valeurs acr'),
 };
 
 /** POST /app/api/admin/sign-in/providers */
@@ -66,6 +69,8 @@ export interface ProviderForm {
   allowed_domains?: string;
   signup_role?: string;
   enabled: boolean;
+  trust_mfa: boolean;
+  mfa_acr_values?: string;
 }
 
 const checkbox = Joi.boolean().truthy('1', 'on').falsy('').default(false);
@@ -80,6 +85,8 @@ export const providerForm = Joi.object<ProviderForm>({
   allowed_domains: text().allow('').max(5000).label('Domaines autorisés'),
   signup_role: signupRole,
   enabled: checkbox,
+  trust_mfa: checkbox,
+  mfa_acr_values: text().allow('').max(5000).label('Valeurs acr'),
 });
 
 function words(value: string | undefined): string[] {
@@ -91,10 +98,10 @@ function words(value: string | undefined): string[] {
  * empty secret means none; when editing, it keeps the stored one (unless removed).
  */
 export function providerInputOf(form: ProviderForm, creating: boolean): SsoProviderInput {
-  const lists = validateValue<{ scopes: string[]; allowed_domains: string[] }>(Joi.object({ scopes: fields.scopes, allowed_domains: fields.allowed_domains }), {
-    scopes: words(form.scopes),
-    allowed_domains: words(form.allowed_domains),
-  });
+  const lists = validateValue<{ scopes: string[]; allowed_domains: string[]; mfa_acr_values: string[] }>(
+    Joi.object({ scopes: fields.scopes, allowed_domains: fields.allowed_domains, mfa_acr_values: fields.mfa_acr_values }),
+    { scopes: words(form.scopes), allowed_domains: words(form.allowed_domains), mfa_acr_values: words(form.mfa_acr_values) },
+  );
   const secret = form.remove_secret ? null : form.client_secret ? form.client_secret : creating ? null : undefined;
   return {
     label: form.label,
@@ -106,5 +113,7 @@ export function providerInputOf(form: ProviderForm, creating: boolean): SsoProvi
     allowed_domains: lists.allowed_domains,
     signup_role: form.signup_role || null,
     enabled: form.enabled,
+    trust_mfa: form.trust_mfa,
+    mfa_acr_values: lists.mfa_acr_values,
   };
 }

@@ -49,6 +49,7 @@ export async function showProvider(call: AnyCall, locals: FormLocals = {}, statu
     ...provider,
     scopes: provider.scopes.join(' '),
     allowed_domains: provider.allowed_domains.join(' '),
+    mfa_acr_values: provider.mfa_acr_values.join(' '),
     signup_role: provider.signup_role ?? '',
   };
   await renderAdmin(

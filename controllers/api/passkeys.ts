@@ -7,7 +7,7 @@ import { UnauthenticatedError } from '../../lib/errors.js';
 import { authMessagesForGuards } from '../../lib/messages.js';
 import type { SessionUser } from '../../models/auth/users.js';
 import type { Call } from '../../routes/define.js';
-import { addPasskey, passkeyRegistrationOptions, passkeysOf, removePasskey } from '../../services/passkeys.js';
+import { addPasskey, passkeyRegistrationOptions, passkeysOf, removePasskey, renamePasskey } from '../../services/passkeys.js';
 
 type None = Record<string, never>;
 
@@ -47,4 +47,9 @@ export async function listPasskeysHandler({ ctx, req, res }: Call): Promise<void
 export async function removePasskeyHandler({ ctx, origin, req, res, params, body }: Call<{ id: number }, None, { current_password: string }>): Promise<void> {
   await removePasskey(ctx, origin, sessionUser(req), params.id, body.current_password);
   res.status(204).end();
+}
+
+// PATCH /app/api/users/profile/passkeys/:id {name} — 200 {id, name, created_at, last_used_at}
+export async function renamePasskeyHandler({ ctx, origin, req, res, params, body }: Call<{ id: number }, None, { name: string }>): Promise<void> {
+  res.json(await renamePasskey(ctx, origin, sessionUser(req), params.id, body.name));
 }

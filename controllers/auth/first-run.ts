@@ -54,7 +54,7 @@ export async function handleFirstRun({ ctx, origin, req, res, body }: Call<{ seg
     await changeSettings(ctx, { ...origin, userId: user.id, name: user.name }, { title: body.siteTitle });
   }
   await applyFirstRunChoices(ctx, { id: user.id, name: user.name, ip: origin.ip }, (field) => body[field] === true);
-  await logInSession(req, user);
+  await logInSession(req, user, { method: 'password' });
   rememberDevice(ctx, req, res, user.id);
   answerRedirect(req, res, '/admin', { user });
 }

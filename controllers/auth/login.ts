@@ -19,7 +19,7 @@ export async function handleLogin({ ctx, origin, req, res, body }: Call<{ segmen
   // With two-step verification on, the password opens no session: a code must follow.
   if (second_factor_enabled) return askSecondFactor(ctx, req, res, user.id, body.next);
   // Regenerates the session id: an id planted before login is worthless (fixation).
-  await logInSession(req, user);
+  await logInSession(req, user, { method: 'password' });
   rememberDevice(ctx, req, res, user.id);
   // A role requiring two-step verification takes the user to its enrolment first.
   answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, body.next), { user });

@@ -14,7 +14,7 @@ import { PASSKEY_CHALLENGE_LIFETIME_MS } from '../../models/auth/passkeys.js';
 import type { Call } from '../../routes/define.js';
 import { completeSecondStepWithPasskey, secondStepPasskeyOptions } from '../../services/passkey-second-step.js';
 import { passkeySignIn, passkeySignInOptions } from '../../services/passkeys.js';
-import { rememberDevice } from './known-device.js';
+import { knownDeviceOf, rememberDevice } from './known-device.js';
 import { answerRedirect } from './render.js';
 import { landingOf, pendingToken, SECOND_FACTOR_COOKIE } from './two-factor.js';
 
@@ -39,11 +39,17 @@ export async function handlePasskeyOptions({ ctx, req, res }: Call): Promise<voi
 export async function handlePasskeySignIn({ ctx, origin, req, res, body }: Call<None, None, { response: AuthenticationResponseJSON }>): Promise<void> {
   const token = challengeToken(ctx, req);
   res.clearCookie(cookieName(ctx.config, req, PASSKEY_COOKIE), cookieOptions(req));
-  const { permissions, second_factor_enabled, second_factor_required, ...user } = await passkeySignIn(ctx, origin, token && `sign-in:${token}`, body.response);
+  const { permissions, second_factor_enabled, second_factor_required, ...user } = await passkeySignIn(
+    ctx,
+    origin,
+    token && `sign-in:${token}`,
+    body.response,
+    knownDeviceOf(ctx, req),
+  );
   // Regenerates the session id: an id planted before login is worthless (fixation).
   await logInSession(req, user, { method: 'passkey' });
   rememberDevice(ctx, req, res, user.id);
-  answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, undefined), { user });
+  answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, undefined, true), { user });
 }
 
 // POST /auth/2fa/passkey/options — during a pending login: the account's passkeys to choose from.
@@ -53,11 +59,11 @@ export async function handleSecondStepOptions({ ctx, req, res }: Call): Promise<
 
 // POST /auth/2fa/passkey {response} — the second step with a passkey instead of a code.
 export async function handleSecondStepPasskey({ ctx, origin, req, res, body }: Call<None, None, { response: AuthenticationResponseJSON }>): Promise<void> {
-  const { user, next } = await completeSecondStepWithPasskey(ctx, origin, pendingToken(ctx, req), body.response);
+  const { user, next, first } = await completeSecondStepWithPasskey(ctx, origin, pendingToken(ctx, req), body.response);
   res.clearCookie(cookieName(ctx.config, req, SECOND_FACTOR_COOKIE), cookieOptions(req));
   // Regenerates the session id; auth.login records which second factor opened it.
-  await logInSession(req, user, { second_factor: 'passkey' });
+  await logInSession(req, user, { ...first, second_factor: 'passkey' });
   rememberDevice(ctx, req, res, user.id);
   const { permissions, second_factor_enabled, second_factor_required, ...shown } = user;
-  answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, next), { user: shown });
+  answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, next, true), { user: shown });
 }

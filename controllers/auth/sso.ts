@@ -13,7 +13,16 @@ import type { SessionUser } from '../../models/auth/users.js';
 import { TOKEN_LIFETIMES_MS } from '../../models/auth/verifications.js';
 import type { Call } from '../../routes/define.js';
 import { passwordSignIn } from '../../services/sign-in-guard.js';
-import { completeLink, finishSsoSignIn, pendingLink, sendLinkEmail, SSO_FLOW_LIFETIME_MS, startSsoSignIn, type PendingLink } from '../../services/sso.js';
+import {
+  assertSsoAllowed,
+  completeLink,
+  finishSsoSignIn,
+  pendingLink,
+  sendLinkEmail,
+  SSO_FLOW_LIFETIME_MS,
+  startSsoSignIn,
+  type PendingLink,
+} from '../../services/sso.js';
 import { knownDeviceOf, rememberDevice } from './known-device.js';
 import { answerWithMessage, renderAuthPage, safeNextPath } from './render.js';
 import type { PageQuery } from './schemas.js';
@@ -41,10 +50,10 @@ async function signIn(
   mfa: boolean,
   next: string | undefined,
 ): Promise<void> {
-  if (user.second_factor_enabled && !mfa) return askSecondFactor(ctx, req, res, user.id, next);
-  await logInSession(req, user, { method: 'sso', provider: providerId, ...(mfa ? { provider_mfa: true } : {}) });
+  if (user.second_factor_enabled && !mfa) return askSecondFactor(ctx, req, res, user.id, next, { method: 'sso', provider: providerId });
+  await logInSession(req, user, { method: 'sso', provider: providerId, ...(mfa ? { second_factor: 'provider' as const } : {}) });
   rememberDevice(ctx, req, res, user.id);
-  res.redirect(303, landingOf(user, next));
+  res.redirect(303, landingOf(user, next, mfa));
 }
 
 // GET /auth/sso/:provider — 303 to the provider's authorization endpoint.
@@ -97,8 +106,10 @@ export async function proveSsoLinkByPassword({
   const token = cookieOf(ctx, req, LINK_COOKIE);
   const link = await pendingLink(ctx, 'sso_link', token);
   if (!link || !token) throw new UserFacingError(ssoMessages.linkGone, { code: 'sso_link_gone' });
-  // The password step of a login: its budgets, its refusals, its one hash.
-  const user = await passwordSignIn(ctx, origin, link.user.email, body.password, knownDeviceOf(ctx, req));
+  // The password step of a login: its budgets, its refusals, its one hash. The password
+  // proves the account; the session is the provider's, so the provider's policy applies.
+  const user = await passwordSignIn(ctx, origin, link.user.email, body.password, knownDeviceOf(ctx, req), { policy: false });
+  await assertSsoAllowed(ctx, origin, link.provider, user.id);
   await completeLink(ctx, origin, 'sso_link', token, 'password');
   res.clearCookie(cookieName(ctx.config, req, LINK_COOKIE), cookieOptions(req));
   await signIn(ctx, req, res, user, link.provider.id, link.mfa, link.next);

@@ -34,7 +34,7 @@ export async function handleSetup({ ctx, origin, req, res, body }: FormCall<NewP
   if (!user || user.suspended_at !== null) return answerRedirect(req, res, '/auth/login?done=activated');
   if (user.second_factor_enabled) return askSecondFactor(ctx, req, res, user.id, undefined);
   const { permissions, second_factor_enabled, second_factor_required, ...shown } = user;
-  await logInSession(req, shown, { via: 'account_setup' }, { flash: authPageMessages.activatedSignedIn });
+  await logInSession(req, shown, { method: 'password', via: 'account_setup' }, { flash: authPageMessages.activatedSignedIn });
   rememberDevice(ctx, req, res, shown.id);
   answerRedirect(req, res, landingOf({ permissions, second_factor_enabled, second_factor_required }, undefined), { user: shown });
 }

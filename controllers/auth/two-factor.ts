@@ -10,7 +10,7 @@ import { cookieName, cookieOptions } from '../../lib/cookie-names.js';
 import { wantsJson } from '../../middleware/error-handler.js';
 import { logInSession } from '../../middleware/session.js';
 import { ENROLMENT_PAGE, mustEnrol } from '../../middleware/two-factor-gate.js';
-import { openPendingLogin, PENDING_LOGIN_LIFETIME_MS } from '../../models/auth/pending-logins.js';
+import { openPendingLogin, PENDING_LOGIN_LIFETIME_MS, type PendingLogin } from '../../models/auth/pending-logins.js';
 import type { SessionUser } from '../../models/auth/users.js';
 import type { Call } from '../../routes/define.js';
 import { completeSecondStep } from '../../services/two-factor.js';
@@ -31,8 +31,15 @@ export function pendingToken(ctx: AppContext, req: Request): string | undefined 
  * After a correct password on an account with two-step verification: a pending login
  * for this browser, then the code page (a browser) or 401 second_factor_required (JSON).
  */
-export async function askSecondFactor(ctx: AppContext, req: Request, res: Response, userId: number, next: string | undefined): Promise<void> {
-  const token = await openPendingLogin(ctx, userId, safeNextPath(next));
+export async function askSecondFactor(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  userId: number,
+  next: string | undefined,
+  first: PendingLogin['first'] = { method: 'password' },
+): Promise<void> {
+  const token = await openPendingLogin(ctx, userId, safeNextPath(next), first);
   res.cookie(cookieName(ctx.config, req, SECOND_FACTOR_COOKIE), token, cookieOptions(req, { maxAge: PENDING_LOGIN_LIFETIME_MS }));
   if (wantsJson(req)) {
     res.status(401).json({ success: false, error: authPageMessages.secondFactorRequired, code: 'second_factor_required' });
@@ -41,12 +48,13 @@ export async function askSecondFactor(ctx: AppContext, req: Request, res: Respon
   res.redirect(303, '/auth/2fa');
 }
 
-/** Where a login lands: enrolment first when a role requires it, else `next`, else the area. */
+/** Where a login lands: enrolment first when a role requires it (unless `twoStep`: opened with two factors), else `next`, else the area. */
 export function landingOf(
   user: Pick<SessionUser, 'permissions' | 'second_factor_enabled' | 'second_factor_required'>,
   next: string | null | undefined,
+  twoStep = false,
 ): string {
-  if (mustEnrol(user)) return ENROLMENT_PAGE;
+  if (mustEnrol(user, twoStep)) return ENROLMENT_PAGE;
   return safeNextPath(next) ?? (user.permissions.includes('admin.access') ? '/admin' : '/account');
 }
 
@@ -57,11 +65,11 @@ export async function showSecondFactor({ ctx, req, res }: Call<Record<string, ne
 
 // POST /auth/2fa {code} — the pending login of this browser and a TOTP or a recovery code.
 export async function handleSecondFactor({ ctx, origin, req, res, body }: Call<Record<string, never>, Record<string, never>, { code: string }>): Promise<void> {
-  const { user, next, kind } = await completeSecondStep(ctx, origin, pendingToken(ctx, req), body.code, knownDeviceOf(ctx, req));
+  const { user, next, kind, first } = await completeSecondStep(ctx, origin, pendingToken(ctx, req), body.code, knownDeviceOf(ctx, req));
   res.clearCookie(cookieName(ctx.config, req, SECOND_FACTOR_COOKIE), cookieOptions(req));
   // Regenerates the session id: an id planted before login is worthless (fixation).
-  // auth.login records which second factor opened it.
-  await logInSession(req, user, { second_factor: kind });
+  // auth.login records the first step (password or provider) and the second factor.
+  await logInSession(req, user, { ...first, second_factor: kind });
   rememberDevice(ctx, req, res, user.id);
   const { permissions: _permissions, second_factor_enabled: _enabled, second_factor_required: _required, ...shown } = user;
   answerRedirect(req, res, landingOf(user, next), { user: shown });

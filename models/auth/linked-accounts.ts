@@ -7,7 +7,11 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { CREDENTIAL_PROVIDER } from './credentials.js';
 import { ssoMessages } from './messages.js';
 import { ssoAccountProvider } from './sso-providers.js';
+import { SIGN_IN_POLICY_COLUMN, type SignInPolicy } from './sign-in-policy.js';
 import { PERMISSIONS_COLUMN, SECOND_FACTOR_COLUMNS, USER_COLUMNS, USER_FROM, insertUser, type SessionUser } from './users.js';
+
+/** An account as a sign-in reads it: with its roles' sign-in policy (models/auth/sign-in-policy.ts). */
+export type SignInUser = SessionUser & { sign_in_policy: SignInPolicy };
 
 export interface LinkedAccount {
   provider_id: number;
@@ -17,9 +21,9 @@ export interface LinkedAccount {
 }
 
 /** The account linked to this `sub` of the provider, read as a login reads it. */
-export async function findLinkedUser(ctx: AppContext, providerId: number, subject: string): Promise<SessionUser | undefined> {
-  const { rows } = await ctx.db.raw<{ rows: SessionUser[] }>(
-    `SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}
+export async function findLinkedUser(ctx: AppContext, providerId: number, subject: string): Promise<SignInUser | undefined> {
+  const { rows } = await ctx.db.raw<{ rows: SignInUser[] }>(
+    `SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}, ${SIGN_IN_POLICY_COLUMN}
      FROM ${USER_FROM} JOIN app_auth_accounts la ON la.user_id = u.id
      WHERE la.provider = ? AND la.account_id = ?`,
     [ssoAccountProvider(providerId), subject],
@@ -44,10 +48,19 @@ export async function createLinkedUser(
   user: { email: string; name: string; role: string | null },
   providerId: number,
   subject: string,
-): Promise<SessionUser> {
+): Promise<SignInUser> {
   const created = await insertUser(ctx, { email: user.email, name: user.name, role: user.role ?? undefined, emailVerified: true });
   await linkAccount(ctx, created.id, providerId, subject);
   return (await findLinkedUser(ctx, providerId, subject))!;
+}
+
+/** An account as a sign-in reads it, by id (a sign-in whose first read did not carry the policy). */
+export async function findSignInUser(ctx: AppContext, userId: number): Promise<SignInUser | undefined> {
+  const { rows } = await ctx.db.raw<{ rows: SignInUser[] }>(
+    `SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}, ${SIGN_IN_POLICY_COLUMN} FROM ${USER_FROM} WHERE u.id = ?`,
+    [userId],
+  );
+  return rows[0];
 }
 
 export async function listLinkedAccounts(ctx: AppContext, userId: number): Promise<LinkedAccount[]> {

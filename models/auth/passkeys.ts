@@ -127,3 +127,16 @@ export async function deletePasskey(tx: AppContext, userId: number, id: number):
   const rows: Array<{ name: string }> = await tx.db('app_auth_passkeys').where({ id, user_id: userId }).delete(['name']);
   return rows[0]?.name;
 }
+
+/** Renames one passkey of the account: its old name and the summary, or undefined when the account has none of that id. */
+export async function renamePasskeyRow(
+  tx: AppContext,
+  userId: number,
+  id: number,
+  name: string,
+): Promise<{ from: string; passkey: PasskeySummary } | undefined> {
+  const before = await tx.db('app_auth_passkeys').where({ id, user_id: userId }).forUpdate().first('name');
+  if (!before) return undefined;
+  const [passkey] = await tx.db('app_auth_passkeys').where({ id, user_id: userId }).update({ name }).returning(['id', 'name', 'created_at', 'last_used_at']);
+  return { from: before.name, passkey };
+}

@@ -6,6 +6,7 @@
 // UPDATE, so parallel guesses cannot share a count.
 import type { AppContext } from '../../lib/context.js';
 import { generateToken, hashToken } from '../../lib/tokens.js';
+import { policyKeyOf, type SignInRecord } from './sign-in-policy.js';
 
 export const PENDING_LOGIN_LIFETIME_MS = 5 * 60 * 1000;
 const PENDING_LOGIN_MAX_ATTEMPTS = 5;
@@ -13,10 +14,22 @@ const PENDING_LOGIN_MAX_ATTEMPTS = 5;
 export interface PendingLogin {
   userId: number;
   next: string | null;
+  /** The first step (the password, or a provider without MFA): the session's `auth.login` names it. */
+  first: Pick<SignInRecord, 'method' | 'provider'>;
+}
+
+function firstStepOf(stored: string | null): PendingLogin['first'] {
+  if (stored?.startsWith('sso:')) return { method: 'sso', provider: Number(stored.slice(4)) };
+  return { method: 'password' };
 }
 
 /** Opens a pending login; the token goes to the browser's cookie, only its hash is stored. An earlier one of the account ends. */
-export async function openPendingLogin(ctx: AppContext, userId: number, next: string | undefined): Promise<string> {
+export async function openPendingLogin(
+  ctx: AppContext,
+  userId: number,
+  next: string | undefined,
+  first: PendingLogin['first'] = { method: 'password' },
+): Promise<string> {
   const token = generateToken();
   const now = ctx.clock.nowMs();
   // Expired rows of every account go at the same time (an index on expires_at).
@@ -26,6 +39,7 @@ export async function openPendingLogin(ctx: AppContext, userId: number, next: st
     user_id: userId,
     expires_at: new Date(now + PENDING_LOGIN_LIFETIME_MS),
     next: next ?? null,
+    method: policyKeyOf(first),
     created_at: new Date(now),
   });
   return token;
@@ -42,8 +56,8 @@ export async function lockPendingLogin(tx: AppContext, token: string): Promise<P
     .where('expires_at', '>', tx.clock.now())
     .where('attempts', '<', PENDING_LOGIN_MAX_ATTEMPTS)
     .forUpdate()
-    .first('user_id', 'next');
-  return row ? { userId: row.user_id, next: row.next } : undefined;
+    .first('user_id', 'next', 'method');
+  return row ? { userId: row.user_id, next: row.next, first: firstStepOf(row.method) } : undefined;
 }
 
 /** The right code: the pending login is used up. */

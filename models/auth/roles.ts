@@ -7,6 +7,7 @@ import { inTransaction, type AppContext } from '../../lib/context.js';
 import { recordAudit, sourceOf, type AuditTarget } from '../audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { roleMessages } from './messages.js';
+import { checkedSignInMethods } from './sign-in-policy.js';
 
 export const ADMIN_ROLE = 'admin';
 export const BASE_ROLE = 'user';
@@ -21,6 +22,8 @@ export interface Role {
   system: boolean;
   /** Holders must set up two-step verification before reaching anything else. */
   require_2fa: boolean;
+  /** The ways its members may sign in (`password`, `passkey`, `sso:<provider id>`); null: every way. */
+  sign_in_methods: string[] | null;
   user_count: number;
 }
 
@@ -36,7 +39,7 @@ export interface Caller {
 
 // `admin` holds every permission by definition, even one a module adds later.
 const ROLE_COLUMNS = `
-  r.id, r.name, r.label, r.description, r.system, r.require_2fa,
+  r.id, r.name, r.label, r.description, r.system, r.require_2fa, r.sign_in_methods,
   CASE WHEN r.name = '${ADMIN_ROLE}'
     THEN ARRAY(SELECT p.key FROM app_auth_permissions p ORDER BY p.key)
     ELSE ARRAY(SELECT rp.permission_key FROM app_auth_role_permissions rp WHERE rp.role_id = r.id ORDER BY rp.permission_key)
@@ -178,6 +181,8 @@ export interface RoleInput {
   description?: string;
   permissions: string[];
   require_2fa?: boolean;
+  /** null or absent: every way. */
+  sign_in_methods?: string[] | null;
 }
 
 /** As createRole; a name left empty is derived from the label, `-2`, `-3`… added while the derived one is taken. */
@@ -198,12 +203,14 @@ export async function createRole(ctx: AppContext, caller: Caller, input: RoleInp
   return inTransaction(ctx, async (tx) => {
     await assertKnownPermissions(tx, permissions);
     assertWithinCallerPermissions(caller, permissions);
+    const signInMethods = await checkedSignInMethods(tx, input.sign_in_methods);
     const row = {
       name: input.name,
       label: input.label ?? input.name,
       description: input.description ?? '',
       system: false,
       require_2fa: input.require_2fa ?? false,
+      sign_in_methods: signInMethods ?? null,
     };
     // A taken name is skipped (no row back); a taken label fails the statement.
     const inserted = await tx
@@ -222,7 +229,7 @@ export async function createRole(ctx: AppContext, caller: Caller, input: RoleInp
       ...sourceOf(caller),
       action: 'role.created',
       target: roleTarget({ id: roleId, name: input.name }),
-      details: { permissions: permissions.sort() },
+      details: { permissions: permissions.sort(), ...(signInMethods ? { sign_in_methods: signInMethods } : {}) },
     });
     return (await findRole(tx, roleId))!;
   });
@@ -238,6 +245,8 @@ export interface RoleChanges {
   description?: string;
   permissions?: string[];
   require_2fa?: boolean;
+  /** null: every way. */
+  sign_in_methods?: string[] | null;
   /** Not a change: the caller's consent to require two-step verification of a role it holds without having it. */
   confirm?: boolean;
 }
@@ -266,7 +275,9 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     // `admin` keeps its name and all permissions; requiring two-step verification of
     // its holders is the one change it takes (it is the role that most needs it).
     const onlyRequirement = changes.name === undefined && changes.label === undefined && changes.description === undefined && changes.permissions === undefined;
-    if (role.name === ADMIN_ROLE && !onlyRequirement) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
+    // Its sign-in stays open to every way: the way in when a provider fails.
+    const restricted = changes.sign_in_methods !== undefined && changes.sign_in_methods !== null;
+    if (role.name === ADMIN_ROLE && (!onlyRequirement || restricted)) throw new ConflictError(roleMessages.adminNotEditable, { code: 'system_role' });
     const renamed = changes.name !== undefined && changes.name !== role.name;
     if (role.system && renamed) throw new ConflictError(roleMessages.systemRoleNotRenamable, { code: 'system_role' });
     // A role is changed (name, label, description, requirement, permissions) only by a
@@ -298,6 +309,9 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
       changed.description = { from: role.description, to: changes.description };
     if (changes.require_2fa !== undefined && changes.require_2fa !== role.require_2fa)
       changed.require_2fa = { from: role.require_2fa, to: changes.require_2fa };
+    const signInMethods = await checkedSignInMethods(tx, changes.sign_in_methods);
+    if (signInMethods !== undefined && JSON.stringify(signInMethods) !== JSON.stringify(role.sign_in_methods))
+      changed.sign_in_methods = { from: role.sign_in_methods, to: signInMethods };
     if (changes.permissions !== undefined) {
       const next = new Set(changes.permissions);
       await assertKnownPermissions(tx, [...next]);
@@ -314,6 +328,7 @@ export async function updateRole(ctx: AppContext, caller: Caller, id: number, ch
     if (changes.label !== undefined) update.label = changes.label;
     if (changes.description !== undefined) update.description = changes.description;
     if (changes.require_2fa !== undefined) update.require_2fa = changes.require_2fa;
+    if (signInMethods !== undefined) update.sign_in_methods = signInMethods;
     try {
       await tx.db('app_auth_roles').where({ id }).update(update);
     } catch (error) {

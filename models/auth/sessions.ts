@@ -34,6 +34,9 @@ interface SiteSessionData {
   ip?: string;
   userAgent?: string;
   lastSeenAt?: number;
+  /** How it was opened (`password`, `passkey`, `sso:<id>`) and the second step that completed it: the session list shows them. */
+  signInMethod?: string;
+  secondFactor?: string;
   /** Opened under the `__Host-` cookie name (middleware/session.ts): never taken under the old one. */
   hostCookie?: boolean;
   flash?: Array<{ type: 'success' | 'error'; message: string }>;
@@ -57,10 +60,11 @@ function expiryOf(ctx: AppContext, sess: StoredSession): Date {
 
 // A new session takes its expiry from its cookie; a stored one keeps the expiry it has
 // (no sliding: express-session moves the cookie's expiry on each save, the row does not).
-const UPSERT = `INSERT INTO ${TABLE} (sid, sess, expire, user_id, public_id, ip, user_agent, last_seen_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+const UPSERT = `INSERT INTO ${TABLE} (sid, sess, expire, user_id, public_id, ip, user_agent, last_seen_at, sign_in_method, second_factor)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (sid) DO UPDATE SET sess = EXCLUDED.sess, user_id = EXCLUDED.user_id, ip = EXCLUDED.ip,
-    user_agent = EXCLUDED.user_agent, last_seen_at = EXCLUDED.last_seen_at`;
+    user_agent = EXCLUDED.user_agent, last_seen_at = EXCLUDED.last_seen_at,
+    sign_in_method = EXCLUDED.sign_in_method, second_factor = EXCLUDED.second_factor`;
 
 interface WriteOptions {
   /** The session this one replaces (login on a browser that had one): deleted by the same statement. */
@@ -85,6 +89,8 @@ async function writeSession(ctx: AppContext, sid: string, sess: StoredSession, o
     sess.ip?.slice(0, 64) ?? null,
     sess.userAgent?.slice(0, 512) ?? null,
     new Date(lastSeenAt),
+    sess.signInMethod?.slice(0, 40) ?? null,
+    sess.secondFactor?.slice(0, 16) ?? null,
   ];
   const removed: string[] = [];
   const bindings: Array<string | Date> = [];
@@ -316,16 +322,39 @@ export interface SessionSummary {
   last_seen_at: Date;
   expires_at: Date;
   current: boolean;
+  /** How it was opened: `password`, `passkey` or `sso`; null for a session older than this column. */
+  sign_in_method: string | null;
+  /** The provider's id and label, for `sso` (the label null once the provider is deleted). */
+  provider: { id: number; label: string | null } | null;
+  /** The second step: `totp`, `recovery`, `passkey`, `provider` (the provider's MFA), or null. */
+  second_factor: string | null;
+}
+
+function methodOf(stored: string | null, label: string | null): Pick<SessionSummary, 'sign_in_method' | 'provider'> {
+  if (stored?.startsWith('sso:')) return { sign_in_method: 'sso', provider: { id: Number(stored.slice(4)), label } };
+  return { sign_in_method: stored, provider: null };
 }
 
 export async function listUserSessions(ctx: AppContext, userId: number, currentSid?: string): Promise<SessionSummary[]> {
   const rows = await ctx
-    .db(TABLE)
-    .where({ user_id: userId })
-    .andWhere('expire', '>', ctx.clock.now())
-    .andWhere('last_seen_at', '>', idleSince(ctx))
-    .orderBy('last_seen_at', 'desc')
-    .select('sid', 'public_id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expire');
+    .db(`${TABLE} as s`)
+    .leftJoin('app_auth_sso_providers as p', ctx.db.raw(`s.sign_in_method = 'sso:' || p.id`))
+    .where({ 's.user_id': userId })
+    .andWhere('s.expire', '>', ctx.clock.now())
+    .andWhere('s.last_seen_at', '>', idleSince(ctx))
+    .orderBy('s.last_seen_at', 'desc')
+    .select(
+      's.sid',
+      's.public_id',
+      's.ip',
+      's.user_agent',
+      's.created_at',
+      's.last_seen_at',
+      's.expire',
+      's.sign_in_method',
+      's.second_factor',
+      'p.label as provider_label',
+    );
   return rows.map((row) => ({
     id: row.public_id ?? publicSessionId(row.sid),
     ip: row.ip,
@@ -334,6 +363,8 @@ export async function listUserSessions(ctx: AppContext, userId: number, currentS
     last_seen_at: row.last_seen_at,
     expires_at: row.expire,
     current: row.sid === currentSid,
+    ...methodOf(row.sign_in_method, row.provider_label),
+    second_factor: row.second_factor,
   }));
 }
 

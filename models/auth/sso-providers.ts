@@ -7,6 +7,7 @@ import type { SsoProviderRow } from '../../lib/tables.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { decryptProviderSecret, encryptProviderSecret } from './two-factor-crypto.js';
 import { authMessages } from './messages.js';
+import { signInPolicyMessages } from './sign-in-policy-messages.js';
 
 export interface SsoProvider {
   id: number;
@@ -21,6 +22,10 @@ export interface SsoProvider {
   /** The role name given to accounts created at a first sign-in; null: the base role. */
   signup_role: string | null;
   enabled: boolean;
+  /** The provider's assertion of several factors stands for the site's second step. */
+  trust_mfa: boolean;
+  /** `acr` values meaning several factors at this provider (besides `amr` containing `mfa`). */
+  mfa_acr_values: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +41,8 @@ export interface SsoProviderInput {
   allowed_domains?: string[];
   signup_role?: string | null;
   enabled?: boolean;
+  trust_mfa?: boolean;
+  mfa_acr_values?: string[];
 }
 
 /** The provider key of a linked account in app_auth_accounts. */
@@ -45,7 +52,7 @@ export function ssoAccountProvider(providerId: number): string {
 
 const COLUMNS = `p.id, p.label, p.issuer, p.client_id, p.client_secret IS NOT NULL AS client_secret_set,
   string_to_array(p.scopes, ' ') AS scopes, p.allow_signup, p.allowed_domains, r.name AS signup_role, p.enabled,
-  p.created_at, p.updated_at`;
+  p.trust_mfa, p.mfa_acr_values, p.created_at, p.updated_at`;
 const FROM = 'app_auth_sso_providers p LEFT JOIN app_auth_roles r ON r.id = p.signup_role_id';
 
 export async function listSsoProviders(ctx: AppContext, options: { enabledOnly?: boolean } = {}): Promise<SsoProvider[]> {
@@ -94,6 +101,8 @@ function columnsOf(input: Partial<SsoProviderInput>): ProviderColumns {
   if (input.allow_signup !== undefined) columns.allow_signup = input.allow_signup;
   if (input.allowed_domains !== undefined) columns.allowed_domains = [...new Set(input.allowed_domains.map((domain) => domain.trim().toLowerCase()))];
   if (input.enabled !== undefined) columns.enabled = input.enabled;
+  if (input.trust_mfa !== undefined) columns.trust_mfa = input.trust_mfa;
+  if (input.mfa_acr_values !== undefined) columns.mfa_acr_values = [...new Set(input.mfa_acr_values.map((value) => value.trim()).filter(Boolean))];
   return columns;
 }
 
@@ -139,9 +148,19 @@ export async function updateSsoProvider(ctx: AppContext, id: number, input: Part
   return (await findSsoProvider(ctx, id))!;
 }
 
-/** Deletes the provider and the links to it (app_auth_accounts has no foreign key to it). */
+/**
+ * Deletes the provider and the links to it (app_auth_accounts has no foreign key to it).
+ * Refused while a role's sign-in policy names it: its members would be left with a way
+ * that no longer exists, perhaps with none.
+ */
 export async function deleteSsoProvider(ctx: AppContext, id: number): Promise<SsoProvider> {
   const provider = await getSsoProvider(ctx, id);
+  const requiring: string[] = await ctx
+    .db('app_auth_roles')
+    .whereRaw('? = ANY(sign_in_methods)', [ssoAccountProvider(id)])
+    .orderBy('label')
+    .pluck('label');
+  if (requiring.length) throw new ConflictError(signInPolicyMessages.providerRequired(requiring), { code: 'provider_in_sign_in_policy' });
   await ctx
     .db('app_auth_accounts')
     .where({ provider: ssoAccountProvider(id) })

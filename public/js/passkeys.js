@@ -3,7 +3,11 @@
 // - the login page and the second step's ([data-passkey-login]): the button appears; it asks
 //   the options (/auth/passkey/options, /auth/2fa/passkey/options), lets the browser sign
 //   with a passkey, posts the answer (/auth/passkey, /auth/2fa/passkey) and goes where the
-//   answer says;
+//   answer says. On the login page ([data-autofill]), where the browser offers passkeys
+//   in the address field's suggestions (conditional mediation, the field's autocomplete
+//   «username webauthn»), a request waits for that choice; its challenge lives 5 minutes,
+//   so it is renewed a few times while the page stays open. The button's own request
+//   replaces it (the library aborts the waiting one);
 // - the profile ([data-passkeys]): the addition form appears; it asks the creation options
 //   with the current password, lets the browser create the passkey, posts it with its name,
 //   then shows the page again with the new passkey listed.
@@ -48,6 +52,10 @@
     return 'Le navigateur n’a pas pu utiliser de clé d’accès.';
   }
 
+  // A waiting autofill request is renewed at most this many times (every 4.5 minutes).
+  var AUTOFILL_RENEWALS = 6;
+  var AUTOFILL_RENEW_MS = 270000;
+
   function enhanceLogin(box) {
     if (!supported) return;
     var form = document.querySelector('form.auth-form[action="' + box.getAttribute('data-form') + '"]');
@@ -56,30 +64,58 @@
     var problem = box.querySelector('[data-passkey-error]');
     if (!csrf || !button) return;
     box.hidden = false;
-    button.addEventListener('click', function () {
-      var headers = { 'X-CSRF-Token': csrf.value };
-      button.disabled = true;
-      say(problem, '');
-      postJson(box.getAttribute('data-options'), {}, headers)
+    var headers = { 'X-CSRF-Token': csrf.value };
+    var renewal = null;
+    var renewals = 0;
+
+    // One ceremony: the options, the browser's signature, the answer, then where it leads.
+    function signIn(autofill) {
+      return postJson(box.getAttribute('data-options'), {}, headers)
         .then(function (options) {
           if (!options.ok) throw new Error(problemOf(options, 'La connexion par clé d’accès est indisponible.'));
-          return lib.startAuthentication({ optionsJSON: options.data }).then(
+          if (autofill) {
+            renewal = window.setTimeout(function () {
+              if (renewals++ < AUTOFILL_RENEWALS) armAutofill();
+            }, AUTOFILL_RENEW_MS);
+          }
+          return lib.startAuthentication({ optionsJSON: options.data, useBrowserAutofill: autofill }).then(
             function (response) {
+              window.clearTimeout(renewal);
               return postJson(box.getAttribute('data-answer'), { response: response }, headers);
             },
             function (error) {
-              throw new Error(ceremonyProblem(error));
+              if (autofill) error.autofill = true;
+              throw error.autofill ? error : new Error(ceremonyProblem(error));
             },
           );
         })
         .then(function (answer) {
           if (!answer.ok) throw new Error(problemOf(answer, 'Cette clé d’accès n’a pas permis la connexion.'));
           window.location.assign(answer.data.redirect || '/account');
-        })
-        .catch(function (error) {
-          say(problem, error.message);
-          button.disabled = false;
         });
+    }
+
+    function armAutofill() {
+      // An aborted or refused waiting request says nothing: the person may type a password.
+      signIn(true).catch(function (error) {
+        if (!error.autofill) say(problem, error.message);
+      });
+    }
+
+    if (box.hasAttribute('data-autofill') && lib.browserSupportsWebAuthnAutofill) {
+      lib.browserSupportsWebAuthnAutofill().then(function (yes) {
+        if (yes) armAutofill();
+      });
+    }
+
+    button.addEventListener('click', function () {
+      window.clearTimeout(renewal);
+      button.disabled = true;
+      say(problem, '');
+      signIn(false).catch(function (error) {
+        say(problem, error.message);
+        button.disabled = false;
+      });
     });
   }
 

@@ -68,10 +68,14 @@ function answer(shape: Joi.ObjectSchema): Joi.AlternativesSchema {
 }
 
 export const passkeyOptionsBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
+const passkeyName = text().trim().min(1).max(100).messages({ 'string.empty': passkeyMessages.nameInvalid, 'string.max': passkeyMessages.nameInvalid });
 export const addPasskeyBody = Joi.object<{ name: string; response: RegistrationResponseJSON }>({
-  name: text().trim().min(1).max(100).required().messages({ 'string.empty': passkeyMessages.nameInvalid, 'string.max': passkeyMessages.nameInvalid }),
+  name: passkeyName.required(),
   response: answer(registrationObject).required(),
 });
+export const renamePasskeyBody = Joi.object<{ name: string }>({ name: passkeyName.required() });
+/** The profile page's renaming form. */
+export const renamePasskeyForm = Joi.object<{ name: string }>({ name: passkeyName.label('Nom de la clé').required() });
 export const removePasskeyBody = Joi.object<{ current_password: string }>({ current_password: password.required() });
 /** The profile page's removal form (field errors named as on the page). */
 export const removePasskeyForm = Joi.object<{ current_password: string }>({ current_password: password.label('Mot de passe actuel').required() });

@@ -73,6 +73,13 @@ export const suspendBody = Joi.object<{ reason?: string }>({ reason: text().trim
 
 const description = roleDescription;
 const permissions = Joi.array().items(permissionKey).max(500).unique();
+/** `password`, `passkey`, `sso:<provider id>`; null: every way. */
+const signInMethods = Joi.array()
+  .items(Joi.string().pattern(/^(password|passkey|sso:[1-9][0-9]{0,9})$/))
+  .min(1)
+  .max(100)
+  .unique()
+  .allow(null);
 
 export interface RoleBody {
   name: string;
@@ -81,6 +88,7 @@ export interface RoleBody {
   description?: string;
   permissions: string[];
   require_2fa?: boolean;
+  sign_in_methods?: string[] | null;
 }
 export const createRoleBody = Joi.object<RoleBody>({
   name: roleName.required(),
@@ -88,6 +96,7 @@ export const createRoleBody = Joi.object<RoleBody>({
   description,
   permissions: permissions.required(),
   require_2fa: Joi.boolean(),
+  sign_in_methods: signInMethods,
 });
 /** `confirm`: consent to require two-step verification of a role the caller holds without having it. */
 export type RoleUpdateBody = Partial<RoleBody> & { confirm?: boolean };
@@ -97,5 +106,6 @@ export const updateRoleBody = Joi.object<RoleUpdateBody>({
   description,
   permissions,
   require_2fa: Joi.boolean(),
+  sign_in_methods: signInMethods,
   confirm: Joi.boolean(),
 }).min(1);

@@ -80,6 +80,14 @@ export const profileApiRoutes: AnyRoute[] = [
     body: passkeySchemas.removePasskeyBody,
     handler: passkeys.removePasskeyHandler,
   }),
+  route({
+    method: 'patch',
+    path: '/users/profile/passkeys/:id',
+    access: 'user',
+    params: passkeySchemas.passkeyParams,
+    body: passkeySchemas.renamePasskeyBody,
+    handler: passkeys.renamePasskeyHandler,
+  }),
 ];
 
 const view = { permission: 'users.view' };

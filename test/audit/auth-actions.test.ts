@@ -163,7 +163,12 @@ describe('audited actions of visitors and account holders', () => {
     const [event, login, ...others] = await eventsSince(ctx, mark);
     expect(others).to.deep.equal([]);
     expect(event).to.deep.include({ action: 'auth.account_setup', actor_id: invited.id, actor_name: 'Iris', target_id: String(invited.id) });
-    expect(login).to.deep.include({ action: 'auth.login', actor_id: invited.id, target_id: String(invited.id), details: { via: 'account_setup' } });
+    expect(login).to.deep.include({
+      action: 'auth.login',
+      actor_id: invited.id,
+      target_id: String(invited.id),
+      details: { method: 'password', via: 'account_setup' },
+    });
     expect(JSON.stringify([event, login])).not.to.match(/passphrase|token/);
   });
 

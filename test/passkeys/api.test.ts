@@ -279,7 +279,7 @@ describe('passkeys', () => {
       expect(answer.body).to.include({ success: true, redirect: '/account' });
       expect((await client.get('/account')).status).to.equal(200);
       const [login] = await events('auth.login');
-      expect(login.details).to.deep.equal({ second_factor: 'passkey' });
+      expect(login.details).to.deep.equal({ method: 'password', second_factor: 'passkey' });
       expect(await ctx.db('app_auth_pending_logins')).to.have.length(0);
     });
 

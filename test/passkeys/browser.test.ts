@@ -117,7 +117,7 @@ describe('passkeys in a browser', function () {
     await page.getByRole('button', { name: 'Utiliser une clé d’accès' }).click();
     await page.waitForURL(`${baseUrl}/account`);
     const secondStep = await ctx.db('app_audit_events').where({ action: 'auth.login' }).orderBy('id', 'desc').first();
-    expect(secondStep?.details).to.deep.equal({ second_factor: 'passkey' });
+    expect(secondStep?.details).to.deep.equal({ method: 'password', second_factor: 'passkey' });
 
     // Removed from the profile with the current password.
     await page.locator('form.passkey-remove input[name="current_password"]').fill(PASSWORD);

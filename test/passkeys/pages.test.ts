@@ -1,6 +1,7 @@
 // The passkeys on the pages: the profile's section (list, removal behind the current
 // password, the addition form left to the script), the login page's button (hidden until
 // the script finds WebAuthn) and the browser library served as an asset.
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
@@ -33,7 +34,7 @@ describe('passkeys on the pages', () => {
     expect(page.status).to.equal(200);
     expect(page.text).to.include('id="passkeys-title"').and.include('Téléphone &lt;perso&gt;');
     expect(page.text).to.include(`action="/account/passkeys/${id}/delete"`);
-    expect(page.text).to.include('<script src="/assets/vendor/simplewebauthn-browser.js" defer></script>');
+    expect(page.text).to.match(/<script src="\/assets\/vendor\/simplewebauthn-browser\.[0-9a-f]{16}\.js" defer><\/script>/);
     expect(page.text).to.match(/<form class="admin-form passkey-add" data-passkey-add hidden/);
     expect(textOf(page.text)).to.include('Ajouter une clé d’accès');
 
@@ -78,9 +79,17 @@ describe('passkeys on the pages', () => {
     expect(page.text).not.to.include('data-passkey-login');
   });
 
-  it('serves the browser library from the installed package', async () => {
-    const asset = await request(app).get('/assets/vendor/simplewebauthn-browser.js');
+  it('serves the browser library from the installed package under a name that carries its hash, cached for a year (immutable)', async () => {
+    await makeUser(ctx);
+    const page = await request(app).get('/auth/login');
+    const url = /<script src="(\/assets\/vendor\/simplewebauthn-browser\.[0-9a-f]{16}\.js)" defer>/.exec(page.text)?.[1];
+    expect(url, 'the login page names the bundle by its hash').to.be.a('string');
+    const asset = await request(app).get(url!);
     expect(asset.status).to.equal(200);
+    expect(asset.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    expect(url).to.include(createHash('sha256').update(asset.text).digest('hex').slice(0, 16));
+    // The unversioned name is gone: nothing may cache it for a year under a name that stays.
+    expect((await request(app).get('/assets/vendor/simplewebauthn-browser.js')).status).to.equal(404);
     expect(asset.headers['content-type']).to.match(/javascript/);
     expect(asset.text).to.match(/^\/\* \[@simplewebauthn\/browser@14\.0\.0\] \*\//);
     expect(asset.text).to.include('SimpleWebAuthnBrowser');

@@ -110,7 +110,9 @@ describe('Single sign-on: first sign-in and linked accounts', () => {
     expect(await allSessions(ctx)).to.equal(0);
     expect(await ctx.db('app_auth_pending_logins').where({ user_id: user.id }).count({ n: '*' })).to.deep.equal([{ n: 1 }]);
 
-    // The provider's ID token says more than one factor was used (RFC 8176 `mfa`).
+    // The provider's ID token says more than one factor was used (RFC 8176 `mfa`), and the
+    // site trusts this provider to say so (test/sso/policy.test.ts: not without the setting).
+    await ctx.db('app_auth_sso_providers').where({ id: provider.id }).update({ trust_mfa: true });
     suite.idp.tamper = (claims) => void (claims.amr = ['pwd', 'mfa']);
     const asserted = await signInWith(suite, provider.id);
     expect(asserted.answer.status).to.equal(303);

@@ -34,6 +34,7 @@ export function useSsoSuite(env: () => Record<string, string | undefined> = () =
     await resetData(suite.ctx);
     suite.idp.subject = { sub: 'subject-1', email: 'ada@example.org', email_verified: true, name: 'Ada' };
     suite.idp.tamper = undefined;
+    suite.idp.login = undefined;
   });
   return suite;
 }

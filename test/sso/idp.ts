@@ -23,6 +23,8 @@ export interface TestIdp {
   issuer: string;
   subject: TestSubject;
   tamper?: (claims: Record<string, unknown>) => void;
+  /** How the person signed in at the provider: its session's `amr` and `acr`, which its ID token then carries. */
+  login?: { amr?: string[]; acr?: string };
   close(): Promise<void>;
 }
 
@@ -65,8 +67,9 @@ export async function startTestIdp(redirectUris: string[]): Promise<TestIdp> {
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-idp-cookie-key'] },
     pkce: { required: () => true },
+    acrValues: ['urn:test:pwd', 'urn:test:mfa'],
     ttl: { Interaction: 600, Grant: 3600, Session: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount(_ctx: unknown, sub: string) {
@@ -83,7 +86,7 @@ export async function startTestIdp(redirectUris: string[]): Promise<TestIdp> {
   const handle = provider.callback();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/interaction/')) {
-      void provider.interactionFinished(req, res, { login: { accountId: idp.subject.sub } }, { mergeWithLastSubmission: false });
+      void provider.interactionFinished(req, res, { login: { accountId: idp.subject.sub, ...idp.login } }, { mergeWithLastSubmission: false });
       return;
     }
     if (req.url?.startsWith('/token') && idp.tamper) {

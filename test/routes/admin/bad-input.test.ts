@@ -57,6 +57,8 @@ function profileCases(prefix: string): Case[] {
       status: 400,
       why: 'empty current password',
     },
+    { row: `POST ${prefix}/passkeys/:id/rename`, path: `${prefix}/passkeys/abc/rename`, fields: { name: 'x' }, status: 400, why: 'id not a number' },
+    { row: `POST ${prefix}/passkeys/:id/rename`, path: `${prefix}/passkeys/1/rename`, fields: { name: '' }, status: 400, why: 'empty name' },
     { row: `GET ${prefix}/2fa`, path: `${prefix}/2fa?x=%00`, status: 200, why: 'unknown query parameters are ignored' },
     { row: `POST ${prefix}/2fa/setup`, path: `${prefix}/2fa/setup`, fields: { current_password: '' }, status: 400, why: 'empty current password' },
     { row: `POST ${prefix}/2fa/setup`, path: `${prefix}/2fa/setup`, fields: { current_password: PASSWORD }, noToken: true, status: 403, why: 'no CSRF token' },

@@ -61,6 +61,18 @@ function profileSamples(prefix: string): Record<string, Sample> {
       },
       fields: () => ({ current_password: PASSWORD }),
     },
+    [`POST ${prefix}/passkeys/:id/rename`]: {
+      ok: 303,
+      path: async (f) => {
+        const owner = f.caller ?? f.target;
+        const [row] = await f.ctx
+          .db('app_auth_passkeys')
+          .insert({ user_id: owner.id, credential_id: `cred-${unique()}`, public_key: Buffer.from([1]), device_type: 'singleDevice', name: 'Clé' })
+          .returning('id');
+        return `${prefix}/passkeys/${row.id}/rename`;
+      },
+      fields: () => ({ name: 'Portable' }),
+    },
     // Two-step verification (none set up: a refusal on the page still shows the guard let the caller through)
     [`GET ${prefix}/2fa`]: { ok: 200, path: () => `${prefix}/2fa` },
     [`POST ${prefix}/2fa/setup`]: { ok: 303, path: () => `${prefix}/2fa/setup`, fields: () => ({ current_password: PASSWORD }) },

@@ -194,6 +194,16 @@ const SITE_CASES: Case[] = [
     status: 400,
     why: 'id not a number',
   },
+  { method: 'patch', route: '/users/profile/passkeys/:id', path: '/users/profile/passkeys/abc', body: { name: 'x' }, status: 400, why: 'id not a number' },
+  { method: 'patch', route: '/users/profile/passkeys/:id', path: '/users/profile/passkeys/1', body: { name: '' }, status: 400, why: 'empty name' },
+  {
+    method: 'patch',
+    route: '/users/profile/passkeys/:id',
+    path: '/users/profile/passkeys/1',
+    body: { name: 'x', extra: 1 },
+    status: 400,
+    why: 'unknown field',
+  },
   { method: 'get', route: '/users/profile/2fa', path: '/users/profile/2fa?secret=1', status: 400, why: 'unknown query parameter' },
   { method: 'post', route: '/users/profile/2fa/setup', path: '/users/profile/2fa/setup', body: {}, status: 400, why: 'missing current password' },
   {

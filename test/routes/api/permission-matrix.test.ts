@@ -97,6 +97,18 @@ const SITE_SAMPLES: Record<string, Sample> = {
     },
     body: () => ({ current_password: PASSWORD }),
   },
+  'PATCH /users/profile/passkeys/:id': {
+    ok: 200,
+    path: async (f) => {
+      const owner = f.caller ?? f.target;
+      const [row] = await f.ctx
+        .db('app_auth_passkeys')
+        .insert({ user_id: owner.id, credential_id: `cred-${unique()}`, public_key: Buffer.from([1]), device_type: 'singleDevice', name: 'Clé' })
+        .returning('id');
+      return `/users/profile/passkeys/${row.id}`;
+    },
+    body: () => ({ name: 'Portable' }),
+  },
   // Users (users.view / users.manage)
   'GET /users': { ok: 200, path: () => '/users?limit=10' },
   'POST /users': { ok: 201, path: () => '/users', body: () => ({ email: `new-${unique()}@example.com`, name: 'Nouveau', password: PASSWORD }) },

@@ -46,7 +46,7 @@ describe('/app/api/roles and /app/api/permissions', () => {
       require_2fa: false,
       user_count: 0,
     });
-    expect(created.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'user_count');
+    expect(created.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'sign_in_methods', 'user_count');
     // Without a label, the role reads as its name.
     expect(created.body.label).to.equal('redacteur');
     await makeUser(ctx, { role: 'redacteur' });
@@ -170,7 +170,7 @@ describe('/app/api/roles and /app/api/permissions', () => {
     const roleId = await makeRole(ctx, ['admin.access', 'pages.view'], 'redacteur');
     const response = await request(app).put(`/app/api/roles/${roleId}`).set('Cookie', admin.cookie).send({ require_2fa: true });
     expect(response.status).to.equal(200);
-    expect(response.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'user_count');
+    expect(response.body).to.have.all.keys('id', 'name', 'label', 'description', 'permissions', 'system', 'require_2fa', 'sign_in_methods', 'user_count');
     expect((await ctx.db('app_auth_roles').where({ id: roleId }).first())!.require_2fa).to.equal(true);
   });
 });

@@ -77,7 +77,7 @@ describe('/auth/2fa: the second step of a login', () => {
     expect((await client.get('/admin')).status).to.equal(200);
     const logins = await ctx.db('app_audit_events').where({ action: 'auth.login', actor_id: user.id });
     expect(logins).to.have.length(1);
-    expect(logins[0].details).to.deep.equal({ second_factor: 'totp' });
+    expect(logins[0].details).to.deep.equal({ method: 'password', second_factor: 'totp' });
   });
 
   it('answers a JSON client 401 second_factor_required, then {success:true} to POST /auth/2fa {code}', async () => {
