@@ -136,19 +136,18 @@
 
   // The live preview.
   var layout = form.querySelector('.editor-layout');
-  var actions = form.querySelector('.editor-actions');
+  // On the address's line under the title: the bar and the page's tools keep their one line.
+  var place = form.querySelector('.editor-url');
   var url = form.getAttribute('action') + '/live-preview';
-  if (!layout || !actions) return;
+  if (!layout || !place) return;
   var DELAY = 300;
   var toggle = document.createElement('button');
   toggle.type = 'button';
-  toggle.className = 'button button-secondary live-preview-toggle';
+  toggle.className = 'button button-secondary button-small live-preview-toggle';
   toggle.setAttribute('aria-pressed', 'false');
   toggle.setAttribute('aria-controls', 'live-preview');
   toggle.textContent = 'Aperçu en direct';
-  var previewButton = actions.querySelector('[data-preview-button]');
-  if (previewButton) previewButton.after(toggle);
-  else actions.append(toggle);
+  place.append(' ', toggle);
 
   var panel = document.createElement('section');
   panel.id = 'live-preview';

@@ -354,7 +354,9 @@ describe('public pages: server functions, public routes, site', () => {
         ],
       });
       const texts = await request(app).get('/textes');
-      expect(texts.text).to.include(`<img src="${media.url}" alt="Le texte du bloc" loading="lazy">`).and.include(`<img src="${media.url}" alt="" loading="lazy">`);
+      expect(texts.text)
+        .to.include(`<img src="${media.url}" alt="Le texte du bloc" loading="lazy">`)
+        .and.include(`<img src="${media.url}" alt="" loading="lazy">`);
       const page = await getPublishedPageBySegments(ctx, ['images']);
       expect(withoutIds(page!.blocks[1])).to.deep.equal({ type: 'image', media_id: 4242 });
       // The public JSON route carries no media data at all (SPEC B3), stored or not.
