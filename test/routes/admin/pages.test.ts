@@ -204,7 +204,12 @@ describe('/admin pages screens', () => {
       const unknown = await submitEditor(client, page.id, setField(setField(await open(), 'b.0.media_id', '999999'), 'b.0.alt', 'Une photo'));
       expect(unknown.status).to.equal(400);
       expect(unknown.text).to.include('id="b-0-media_id-error"');
-      const ok = await submitEditor(client, page.id, setField(setField(await open(), 'b.0.media_id', String(media.id)), 'b.0.alt', 'La galerie en été'), 'publish');
+      const ok = await submitEditor(
+        client,
+        page.id,
+        setField(setField(await open(), 'b.0.media_id', String(media.id)), 'b.0.alt', 'La galerie en été'),
+        'publish',
+      );
       expect(ok.status).to.equal(303);
       expect(withoutIds((await getPage(ctx, page.id)).blocks)).to.deep.equal([{ type: 'image', media_id: media.id, alt: 'La galerie en été' }]);
       const site = await request(app).get('/galerie');
