@@ -100,6 +100,7 @@ export const uploadMessages = {
   notMultipart: 'Le fichier doit être envoyé en multipart/form-data.',
   missingFile: 'Aucun fichier reçu.',
   oneFileOnly: 'Un seul fichier est accepté, dans le champ prévu.',
+  formRefused: 'Le formulaire envoyé est trop grand ou mal formé (trop de fichiers ou de champs)\u00a0: rien n’est enregistré.',
 };
 
 // The 421 of a request naming another host (middleware/host-check.ts): for the operator whose domain it is.

@@ -18,7 +18,7 @@ import { uploadMessages } from './messages.js';
 
 export { UPLOADS_URL_PREFIX } from './upload-names.js';
 
-const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 export type ImageType = 'png' | 'jpeg' | 'webp';
 
@@ -31,7 +31,7 @@ export const IMAGE_CONTENT_TYPES: Record<ImageType, string> = {
 const EXTENSIONS: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
 
 /** The image type given by the magic bytes, or undefined when it is none of the three. */
-function detectImageType(buffer: Buffer): ImageType | undefined {
+export function detectImageType(buffer: Buffer): ImageType | undefined {
   if (buffer.length >= 8 && buffer.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (buffer.length >= 3 && buffer[0] === 0xff && buffer[1] === 0xd8 && buffer[2] === 0xff) return 'jpeg';
   if (buffer.length >= 12 && buffer.toString('latin1', 0, 4) === 'RIFF' && buffer.toString('latin1', 8, 12) === 'WEBP') return 'webp';

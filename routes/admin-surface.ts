@@ -6,6 +6,7 @@
 // the surface reads nothing more.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
+import { parseFormImages } from '../lib/form-images.js';
 import { parseImageUpload } from '../lib/uploads.js';
 import { createCrossSiteRefusal } from '../middleware/cross-site.js';
 import type { Csrf } from '../middleware/csrf.js';
@@ -36,7 +37,7 @@ export function adminSurface(ctx: AppContext, csrf: Csrf): Surface {
     forms: { limit: '100kb', fields: 500 },
     prepare(row) {
       if (row.method === 'get') return [];
-      const upload = row.upload ? [parseUploadOfForm(row.upload.field)] : [];
+      const upload = row.upload ? [parseUploadOfForm(row.upload.field)] : row.formImages ? [parseFormImages(row.formImages)] : [];
       return [refuseCrossSite, ...upload, csrf.verifyToken, formReached];
     },
     failure: formFailures(ctx, csrf),

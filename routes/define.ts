@@ -8,6 +8,7 @@ import express, { type ErrorRequestHandler, type NextFunction, type Request, typ
 import Joi from 'joi';
 import type { AppContext } from '../lib/context.js';
 import type { RateLimitedOperation } from '../lib/config.js';
+import type { FormImagesOptions } from '../lib/form-images.js';
 import type { Origin } from '../lib/origin.js';
 import { prepareSchema, validatePrepared } from '../lib/validation.js';
 import { ForbiddenError } from '../lib/errors.js';
@@ -83,6 +84,11 @@ export interface Route<P = Record<string, never>, Q = Record<string, never>, B =
   body?: Joi.ObjectSchema<B>;
   /** multipart/form-data with one image in this field (parsed before the body is validated). */
   upload?: { field: string };
+  /**
+   * An HTML form that may come as multipart/form-data with images among its fields
+   * (lib/form-images.ts): refused files are left for the handler, the rest is read.
+   */
+  formImages?: FormImagesOptions;
   /** The per-address budget this route spends (forms: every POST counts). */
   limit?: RateLimitedOperation;
   /** HTML forms: the page shown again when the rules refuse the submission. */

@@ -37,10 +37,14 @@ export interface RenderedPage {
   shows: PageShows;
 }
 
-/** The banner of a preview link: which revision, in which state, until when. */
+/** The banner of a preview link: what it shows («Aperçu du brouillon»), until when, and the way back to the editor. */
 interface PreviewBanner {
   revision: number;
   state: string;
+  /** «Aperçu du brouillon», «Aperçu de la version en ligne»…: what the banner says first. */
+  title: string;
+  /** The page's editor («Retour à l'édition»; whoever may not edit is asked to sign in there). */
+  editUrl: string;
   expiresAt: Date;
   url: string;
 }

@@ -94,6 +94,8 @@ function fieldErrors(error: Joi.ValidationError | undefined, prefix = ''): Recor
 export function readDocument(
   catalog: PageCatalog,
   body: Record<string, unknown>,
+  /** The keys of the image blocks a file came with (it stands for the picture the block waits for). */
+  uploads: ReadonlySet<string> = new Set(),
 ): { document: EditorDocument; parsed?: ParsedDocument; details: ErrorDetail[] } {
   const details: ErrorDetail[] = [];
   const page = preparedPageForm.validate(body);
@@ -123,6 +125,7 @@ export function readDocument(
     }
     const input: Record<string, unknown> = {};
     for (const field of editor.fields) input[field.name] = raw(body, `b.${key}.${field.name}`);
+    if (typeName === 'image' && uploads.has(key)) input.upload = true;
     // The id the block was rendered with; anything else is left for the server to give.
     const givenId = raw(body, `b.${key}.id`);
     const id = BLOCK_ID_PATTERN.test(givenId) ? givenId : undefined;

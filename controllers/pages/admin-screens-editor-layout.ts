@@ -69,3 +69,14 @@ export function autosaved(call: AnyCall, draft: Draft): void {
     message: editorLayoutMessages.autosaved(frenchDates(zone).time(call.ctx.clock.now())),
   });
 }
+
+/** «Aperçu» with a script: the draft saved for it, and where its preview is (the script opens it in a new tab). */
+export function previewed(call: AnyCall, draft: Draft & { merged?: boolean }, previewPath: string): void {
+  call.res.json({
+    revision: draft.revision,
+    merged: Boolean(draft.merged),
+    block_ids: draft.blocks.map((block) => block.id ?? ''),
+    preview_url: previewPath,
+    message: editorLayoutMessages.savedForPreview(frenchDates(call.ctx.config.timeZone).time(call.ctx.clock.now())),
+  });
+}

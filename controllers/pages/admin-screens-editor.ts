@@ -25,8 +25,9 @@ import { assertMayPublish, mayManagePage, mayPublishPage } from './page-rights.j
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
 import { blockTypeOptions, seoFrom, templateOptions, type PageFormInput } from './admin-screens.js';
 import { applyChoices, conflictView } from './admin-screens-conflict.js';
-import { addressOf, autosaved, openedSections, savedLine } from './admin-screens-editor-layout.js';
+import { addressOf, autosaved, openedSections, previewed, savedLine } from './admin-screens-editor-layout.js';
 import { othersOnPage } from './presence.js';
+import { editorImages, refusedFiles, storeFormImages, uploadedKeys } from './admin-screens-editor-images.js';
 import { recordPresence } from '../../models/pages/presence.js';
 import { chosenParentId, parentPicker, parentSearchField } from './admin-parent-picker.js';
 import { treeHref, type TreeOptions } from './admin-screens-tree.js';
@@ -116,11 +117,13 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
     pageAuthors(ctx, id),
     othersOnPage(call, id),
   ]);
-  const view: EditorView = (locals.editor as EditorView | undefined) ?? {
+  const given = locals.editor as EditorView | undefined;
+  const view: EditorView = given ?? {
     document: storedDocument(catalog, contentValues(content, ctx.config.timeZone), content.blocks),
     fieldErrors: {},
     ifRevision: content.revision,
   };
+  const chosenMedia = await editorImages(ctx, view.document, !given);
   const place = places.get(id);
   const path = place?.path ?? `/${page.slug}`;
   const values = view.document.values;
@@ -162,6 +165,9 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
         .filter((type) => type.editor)
         .map((type) => ({ type: type.type, item: documentBlock(catalog, NEW_KEY, structuredClone(type.editor!.empty)) })),
       media: media.items,
+      chosenMedia,
+      // A chosen picture beyond the library's first 200 gets a choice of its own.
+      mediaListed: Object.fromEntries(media.items.map((item) => [String(item.id), true])),
       canManage,
       // «Publier» and «Programmer» only for whoever may publish this page.
       canPublish: canManage && canPublish,
@@ -210,8 +216,10 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
   const { ctx, params } = call;
   const body = (call.req.body ?? {}) as Record<string, unknown>;
   applyChoices(body);
-  const { parsed, details } = readDocument(catalog, body);
-  if (!parsed) throw new ValidationError(pageScreenMessages.invalidDocument, { details });
+  const { parsed, details } = readDocument(catalog, body, uploadedKeys(call.req));
+  // A refused file is a message on its block; everything else typed comes back with it.
+  const refused = refusedFiles(call.req);
+  if (!parsed || refused.length) throw new ValidationError(pageScreenMessages.invalidDocument, { details: [...details, ...refused] });
   const action = readAction(body, parsed.blocks.length);
   const actor = actorOf(call);
   const scheduleAt = action.kind === 'schedule' ? zonedToInstant(typeof body.schedule_at === 'string' ? body.schedule_at : '', ctx.config.timeZone) : undefined;
@@ -222,6 +230,8 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     const problem = !scheduleAt ? editorMessages.scheduleMissing : scheduleAt.getTime() <= ctx.clock.nowMs() ? revisionMessages.scheduleInPast : undefined;
     if (problem) throw new ValidationError(problem, { details: [{ field: 'schedule_at', message: problem }] });
   }
+  // The files sent with the form become media of the library, named by their blocks.
+  if (action.kind !== 'discard' && action.kind !== 'autosave') await storeFormImages(ctx, actor, call.req, parsed, body);
   const outcome = applyAction(catalog, parsed, action);
   const base = `/admin/pages/${params.id}`;
   if (action.kind === 'autosave') {
@@ -259,6 +269,8 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     case 'preview': {
       // The preview shows what was just typed: the draft saved above, by its own link.
       const link = await createPreviewLink(ctx, params.id, { revision: draft.draft_revision, actor });
+      // The script opens the tab itself and keeps its form on the revision just saved.
+      if (call.req.accepts(['html', 'json']) === 'json') return previewed(call, draft, link.path);
       return call.res.redirect(303, link.path);
     }
     case 'unschedule':
@@ -303,7 +315,7 @@ function summaryOfDocument(document: EditorDocument, summary: ErrorSummary | und
 export async function rerenderEditor(catalog: PageCatalog, options: TreeOptions, call: AnyCall, locals: FormLocals, status: number): Promise<void> {
   const body = (call.req.body ?? {}) as Record<string, unknown>;
   applyChoices(body);
-  const { document } = readDocument(catalog, body);
+  const { document } = readDocument(catalog, body, uploadedKeys(call.req));
   const fieldErrors = placeErrors(document, locals.fieldErrors);
   const submittedRevision = typeof body.if_revision === 'string' ? body.if_revision : '';
   if (locals.errorCode === 'revision_conflict') return showConflict(catalog, options, call, document, status);

@@ -47,6 +47,7 @@ export const editorLayoutMessages = {
   noParent: 'Aucune (page racine)',
   saved: (draft: boolean, when: string, by: string) => `${draft ? 'Brouillon enregistré' : 'Enregistrée'} ${when} par ${by}`,
   autosaved: (time: string) => `Brouillon enregistré à ${time}`,
+  savedForPreview: (time: string) => `Brouillon enregistré à ${time} pour l’aperçu (nouvel onglet)`,
 } as const;
 
 export const presenceMessages = {
@@ -78,6 +79,8 @@ export const documentMessages = {
   unknownType: 'Ce type de bloc n’existe pas.',
   badBlock: 'Ce bloc ne peut pas être relu : il est laissé tel qu’il était.',
   tooMany: `Une page compte au plus ${BLOCKS_MAX} blocs.`,
+  fileRefused: (reason: string) =>
+    `Image refusée\u00a0: ${reason} Le reste du formulaire est gardé\u00a0; le fichier est à choisir de nouveau (un navigateur ne le garde pas).`,
 } as const;
 
 export const goneMessage = 'Cette page a été supprimée.';
@@ -87,6 +90,14 @@ export const previewRefusals = {
   expired: { status: 410, title: 'Lien d’aperçu expiré', text: 'Ce lien d’aperçu a expiré : un lien d’aperçu vaut 24 heures.' },
   gone: { status: 410, title: 'Aperçu indisponible', text: 'La page ou la révision de ce lien d’aperçu n’existe plus.' },
   revoked: { status: 410, title: 'Lien d’aperçu révoqué', text: 'Ce lien d’aperçu a été révoqué : un nouveau lien doit être demandé à l’équipe du site.' },
+} as const;
+
+/** What a preview's banner says it shows: the draft, not «révision 5». */
+export const previewTitles = {
+  draft: () => 'Aperçu du brouillon',
+  scheduled: () => 'Aperçu du brouillon programmé',
+  published: () => 'Aperçu de la version en ligne',
+  superseded: (revision: number) => `Aperçu d’une version antérieure (révision ${revision})`,
 } as const;
 
 export const STATE_LABELS: Record<string, string> = {

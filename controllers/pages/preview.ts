@@ -11,7 +11,7 @@ import { createPreviewLink, previewGeneration, previewPageOf, readPreview, revok
 import type { Call } from '../../routes/define.js';
 import { actorOf } from './admin-call.js';
 import { renderPage } from '../../services/pages-rendering.js';
-import { previewRefusals } from './messages.js';
+import { previewRefusals, previewTitles } from './messages.js';
 
 /** `{revision?}`: a revision of the page; without it the draft, else the live content. */
 export const previewLinkBody = Joi.object<{ revision?: number }>({ revision: Joi.number().integer().min(0).max(2_147_483_647) }).unknown(false);
@@ -53,7 +53,14 @@ export async function showPreview(catalog: PageCatalog, call: Call<{ token: stri
   const content = await readPreview(ctx, check.claim);
   if (!content) return refuse(ctx, res, 'gone');
   const url = content.segments.length === 1 && content.segments[0] === 'accueil' ? '/' : '/' + content.segments.join('/');
-  const preview = { revision: check.claim.revision, state: content.state, expiresAt: check.claim.expiresAt, url };
+  const preview = {
+    revision: check.claim.revision,
+    state: content.state,
+    title: previewTitles[content.state](check.claim.revision),
+    editUrl: `/admin/pages/${content.page.id}`,
+    expiresAt: check.claim.expiresAt,
+    url,
+  };
   const rendered = await renderPage(ctx, catalog, content, url, { preview });
   res.set('Content-Type', rendered.contentType);
   res.send(rendered.html);

@@ -130,13 +130,31 @@ const BUILT_IN_BLOCK_TYPES: readonly BlockType[] = Object.freeze<BlockType[]>([
   {
     type: 'image',
     label: 'Image',
-    // null: an image block added in the editor whose picture is not chosen yet.
-    fields: { media_id: id.allow(null) },
+    // null: an image block added in the editor whose picture is not chosen yet. `alt` is
+    // this block's text alternative (the media's own when absent or empty); `decorative`
+    // marks an image that says nothing (rendered with an empty alt).
+    fields: { media_id: id.allow(null), alt: plain(500), decorative: Joi.boolean() },
     editor: {
-      fields: [{ name: 'media_id', label: 'Image de la médiathèque', kind: 'media' }],
-      form: Joi.object({ media_id: id.required().label('Image') }),
-      empty: { type: 'image', media_id: null },
-      fromForm: (input) => ({ type: 'image', media_id: input.media_id }),
+      fields: [
+        { name: 'media_id', label: 'Image', kind: 'media' },
+        { name: 'alt', label: 'Texte alternatif', kind: 'text' },
+        { name: 'decorative', label: 'Image décorative (rien à décrire)', kind: 'checkbox' },
+      ],
+      // `upload`: a file comes with the form for this block (the editor's reading sets it).
+      form: Joi.object({
+        media_id: id.allow(null).empty('').default(null).label('Image'),
+        alt: FORM_TEXT(500, 'Texte alternatif'),
+        decorative: text().max(10).allow('').label('Image décorative'),
+        upload: Joi.boolean(),
+      })
+        .custom((value: Record<string, unknown>, helpers) =>
+          (value.media_id !== null || value.upload) && !value.decorative && value.alt === ''
+            ? helpers.error('image.altMissing', {}, helpers.state.localize!([...(helpers.state.path ?? []), 'alt']))
+            : value,
+        )
+        .messages({ 'image.altMissing': blockMessages.altMissing }),
+      empty: { type: 'image', media_id: null, alt: '' },
+      fromForm: (input) => ({ type: 'image', media_id: input.media_id, alt: input.alt, ...(input.decorative ? { decorative: true } : {}) }),
     },
     // The URL comes from the media row (attachMedia), never from the stored block.
     extra: (stored) =>

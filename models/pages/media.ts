@@ -34,8 +34,9 @@ const MEDIA_COLUMNS: Array<keyof MediaRow> = [
   'created_at',
   'updated_at',
 ];
-// What enrichment adds to an image block; only the server ever sets these.
-const MEDIA_FIELDS = ['url', 'alt', 'caption'] as const;
+// What enrichment adds to an image block; only the server ever sets these. `alt` is also
+// the block's own text alternative (kept when stored, the media's used when it is empty).
+const MEDIA_FIELDS = ['url', 'caption'] as const;
 
 function mediaUrl(filename: string): string {
   return UPLOADS_URL_PREFIX + filename;
@@ -136,7 +137,7 @@ function mediaIdOf(block: Block): number | undefined {
   return block.type === 'image' && Number.isInteger(id) && (id as number) > 0 ? (id as number) : undefined;
 }
 
-/** An image block as stored, without any url, alt or caption a client may have put there. */
+/** An image block as stored, without any url or caption a client may have put there. */
 function storedImage(block: Block): Block {
   const copy: Block = { ...block };
   for (const field of MEDIA_FIELDS) delete copy[field];
@@ -152,7 +153,7 @@ export function withoutMediaData(blocks: unknown): Block[] {
 /**
  * Image blocks gain `url`, `alt` and `caption` from their media (one statement for all
  * of them, none when the page has no image); whatever the stored block held under
- * those names is dropped first. An image whose media is gone keeps no URL and is
+ * `url` or `caption` is dropped first, and its own `alt` wins over the media's. An image whose media is gone keeps no URL and is
  * skipped by the renderer.
  */
 export async function attachMedia(ctx: AppContext, blocks: unknown): Promise<Block[]> {
@@ -166,6 +167,10 @@ export async function attachMedia(ctx: AppContext, blocks: unknown): Promise<Blo
   const byId = new Map(rows.map((row) => [row.id, row]));
   return stored.map((block) => {
     const media = byId.get(mediaIdOf(block) ?? 0);
-    return media ? { ...block, url: mediaUrl(media.filename), alt: media.alt, caption: media.caption } : block;
+    if (!media) return block;
+    // A decorative image says nothing (empty alt); else the block's own text wins over the library's.
+    const own = typeof block.alt === 'string' ? block.alt.trim() : '';
+    const alt = block.decorative === true ? '' : own || media.alt;
+    return { ...block, url: mediaUrl(media.filename), alt, caption: media.caption };
   });
 }

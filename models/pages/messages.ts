@@ -51,6 +51,7 @@ export const blockMessages = {
   idInvalid: 'L’identifiant d’un bloc est fait de lettres minuscules, de chiffres et de tirets (36 caractères au plus).',
   idTaken: 'Deux blocs de la page portent cet identifiant\u00a0: chaque bloc a le sien.',
   hrefInvalid: 'L’adresse doit commencer par https://, http:// ou / (un chemin du site).',
+  altMissing: 'Texte alternatif requis\u00a0: décrire ce que montre l’image, ou cocher «\u00a0Image décorative\u00a0» si elle ne dit rien.',
   imageInvalid: 'L’adresse de l’image doit commencer par https://, http:// ou / (un chemin du site).',
 } as const;
 

@@ -72,6 +72,16 @@
   var stopped = Boolean(document.querySelector('.conflict-fields, .conflict-current'));
   var revision = form.querySelector('input[name="if_revision"]');
 
+  // The form as the server reads it, urlencoded: a file still in a block's field (its
+  // upload failed) goes with an explicit save, never with a script's request.
+  function formBody() {
+    var data = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === 'string') data.append(name, value);
+    });
+    return data;
+  }
+
   function later() {
     clearTimeout(timer);
     if (!stopped) timer = setTimeout(autosave, AUTOSAVE_DELAY);
@@ -98,7 +108,7 @@
       return;
     }
     clearTimeout(timer);
-    var data = new URLSearchParams(new FormData(form));
+    var data = formBody();
     data.set('action', 'autosave');
     saving = true;
     dirty = false;
@@ -247,6 +257,69 @@
   });
 
   cards().forEach(enableDrag);
+
+  // Alt+↑ / Alt+↓ move the block holding the focus by one place; the focus stays in the
+  // field (and its cursor where it was), and the bar says where the block now is.
+  form.addEventListener('keydown', function (event) {
+    if (!event.altKey || event.ctrlKey || event.metaKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+    var card = event.target.closest && event.target.closest('ol.blocks > li.block-card');
+    if (!card) return;
+    var up = event.key === 'ArrowUp';
+    var other = up ? card.previousElementSibling : card.nextElementSibling;
+    event.preventDefault();
+    if (!other) return;
+    var field = document.activeElement;
+    var start = field && 'selectionStart' in field ? field.selectionStart : null;
+    var end = field && 'selectionEnd' in field ? field.selectionEnd : null;
+    if (up) other.before(card);
+    else other.after(card);
+    renumber();
+    if (field && field.focus) {
+      field.focus();
+      if (start !== null && field.setSelectionRange) field.setSelectionRange(start, end);
+    }
+    changed('Bloc déplacé en position ' + (cards().indexOf(card) + 1) + '\u00a0: l’ordre sera gardé à l’enregistrement du brouillon.');
+  });
+
+  // «Aperçu» opens the preview in a new tab, as without a script, but the draft is saved
+  // from here: this form then stands on the revision saved, so its autosave goes on.
+  var previewButton = form.querySelector('[data-preview-button]');
+  if (previewButton) {
+    previewButton.addEventListener('click', function (event) {
+      var tab = window.open('', '_blank');
+      if (!tab) return; // a blocked window: the form opens it itself (formtarget).
+      event.preventDefault();
+      tab.opener = null;
+      clearTimeout(timer);
+      var data = formBody();
+      data.set('action', 'preview');
+      fetch(form.getAttribute('action'), {
+        method: 'POST',
+        body: data,
+        credentials: 'same-origin',
+        redirect: 'manual',
+        headers: { Accept: 'application/json' },
+      })
+        .then(function (answer) {
+          return answer.json().then(function (body) {
+            if (!answer.ok || !body.preview_url) throw new Error(body.error || 'no preview');
+            // Merged with someone else's save: their changes are not in this form, so it
+            // keeps its revision (the next explicit save merges again, autosave waits).
+            if (!body.merged) {
+              revision.value = String(body.revision);
+              keepIds(body.block_ids || []);
+              dirty = false;
+            }
+            tab.location.href = body.preview_url;
+            say(body.message || '');
+          });
+        })
+        .catch(function (error) {
+          tab.close();
+          say('Aperçu impossible\u00a0: ' + (error && error.message ? error.message : REASONS.unknown));
+        });
+    });
+  }
 
   // The properties: open in the side panel when the screen is wide enough to show it,
   // folded below that (as the server sends them). «Programmer…» opens its section.

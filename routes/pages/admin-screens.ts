@@ -4,6 +4,8 @@
 import * as sampleContent from '../../controllers/pages/sample-content.js';
 import { pageParams } from '../../controllers/pages/admin-call.js';
 import * as editor from '../../controllers/pages/admin-screens-editor.js';
+import { FILE_FIELD } from '../../controllers/pages/admin-screens-editor-images.js';
+import { renderLivePreview } from '../../controllers/pages/admin-screens-live-preview.js';
 import * as revisions from '../../controllers/pages/admin-screens-revisions.js';
 import { candidatesQuery, listParentCandidates } from '../../controllers/pages/admin-parent-picker.js';
 import { showPageTree, treeQuery, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
@@ -63,9 +65,21 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       params: pageParams,
       bodyLimit: '2mb',
       fieldLimit: 5000,
+      // Without JavaScript the form is multipart, an image block's file among its fields.
+      formImages: { field: FILE_FIELD, maxFiles: 20, fields: 5000, fieldSize: 2_000_000 },
       body: editor.documentForm,
       form: { name: 'page', rerender: async (call, locals, status) => editor.rerenderEditor(await catalogFor(call.ctx, catalog), tree, call, locals, status) },
       handler: async (call) => editor.saveDocument(await catalogFor(call.ctx, catalog), call),
+    }),
+    // The editor's live preview: the unsaved form rendered as the site would (nothing saved).
+    route({
+      method: 'post',
+      path: '/pages/:id/live-preview',
+      access: MANAGE_PAGE,
+      params: pageParams,
+      bodyLimit: '2mb',
+      fieldLimit: 5000,
+      handler: async (call) => renderLivePreview(await catalogFor(call.ctx, catalog), call),
     }),
     route({
       method: 'post',

@@ -68,7 +68,10 @@ describe('preview links', () => {
     expectPrivateHeaders(preview, 'preview');
     expect(preview.text).to.include('Version <strong>brouillon</strong>').and.not.include('Version en ligne');
     expect(preview.text).to.include('<h1>Titre du brouillon</h1>');
-    expect(preview.text).to.include('<p class="preview-banner" role="status">Aperçu de la révision');
+    expect(preview.text)
+      .to.include('<p class="preview-banner" role="status"><strong>Aperçu du brouillon</strong>')
+      .and.include(`<a href="/admin/pages/${leaf}" class="preview-back">Retour à l’édition</a>`)
+      .and.not.include('révision');
     // Placed where it lives: breadcrumbs and navigation as on the site.
     expect(preview.text).to.include('<li><a href="/s1">s1</a></li>');
 
@@ -117,7 +120,7 @@ describe('preview links', () => {
     const preview = await request(app).get(new URL(res.body.url).pathname);
     expect(preview.status).to.equal(200);
     expectPrivateHeaders(preview, 'private preview');
-    expect(preview.text).to.include('Contenu réservé').and.include('(en ligne)');
+    expect(preview.text).to.include('Contenu réservé').and.include('Aperçu de la version en ligne');
   });
 
   it('previews a given revision, and refuses one the page does not have (404), an unknown page (404), bad input (400)', async () => {

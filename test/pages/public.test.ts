@@ -332,7 +332,7 @@ describe('public pages: server functions, public routes, site', () => {
         title: 'Images',
         slug: 'images',
         blocks: [
-          { type: 'image', media_id: media.id, url: 'javascript:alert(1)', alt: 'Faux' },
+          { type: 'image', media_id: media.id, url: 'javascript:alert(1)', caption: 'Faux' },
           { type: 'image', media_id: 4242, url: 'javascript:alert(2)' },
           { type: 'image', url: 'https://ailleurs.example/pixel.png' },
         ],
@@ -344,6 +344,19 @@ describe('public pages: server functions, public routes, site', () => {
       expect(res.text).to.not.include('Faux');
       expect(res.text.match(/<img /g)).to.have.length(1);
       expect(res.text).to.include(`<img src="${media.url}" alt="Vrai" loading="lazy">`);
+      // The block's own text alternative (issue 23) wins over the library's; a decorative image has none.
+      await storeRawPage(ctx, {
+        title: 'Textes',
+        slug: 'textes',
+        blocks: [
+          { type: 'image', media_id: media.id, alt: 'Le texte du bloc' },
+          { type: 'image', media_id: media.id, alt: 'Ignoré', decorative: true },
+        ],
+      });
+      const texts = await request(app).get('/textes');
+      expect(texts.text)
+        .to.include(`<img src="${media.url}" alt="Le texte du bloc" loading="lazy">`)
+        .and.include(`<img src="${media.url}" alt="" loading="lazy">`);
       const page = await getPublishedPageBySegments(ctx, ['images']);
       expect(withoutIds(page!.blocks[1])).to.deep.equal({ type: 'image', media_id: 4242 });
       // The public JSON route carries no media data at all (SPEC B3), stored or not.

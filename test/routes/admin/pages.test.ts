@@ -197,14 +197,24 @@ describe('/admin pages screens', () => {
       expect((await submitEditor(client, page.id, setField(await open(), 'add_type', 'image'), 'add')).status).to.equal(303);
       const edit = await client.get(`/admin/pages/${page.id}`);
       expect(edit.text).to.include(`name="b.0.media_id" value="${media.id}"`).and.include(media.url);
-      const unknown = await submitEditor(client, page.id, setField(await open(), 'b.0.media_id', '999999'));
+      // A picture needs its text alternative (or to be marked decorative): refused server-side.
+      const noAlt = await submitEditor(client, page.id, setField(await open(), 'b.0.media_id', String(media.id)));
+      expect(noAlt.status).to.equal(400);
+      expect(noAlt.text).to.include('id="b-0-alt-error"').and.include('Texte alternatif requis');
+      const unknown = await submitEditor(client, page.id, setField(setField(await open(), 'b.0.media_id', '999999'), 'b.0.alt', 'Une photo'));
       expect(unknown.status).to.equal(400);
       expect(unknown.text).to.include('id="b-0-media_id-error"');
-      const ok = await submitEditor(client, page.id, setField(await open(), 'b.0.media_id', String(media.id)), 'publish');
+      const ok = await submitEditor(
+        client,
+        page.id,
+        setField(setField(await open(), 'b.0.media_id', String(media.id)), 'b.0.alt', 'La galerie en été'),
+        'publish',
+      );
       expect(ok.status).to.equal(303);
-      expect(withoutIds((await getPage(ctx, page.id)).blocks)).to.deep.equal([{ type: 'image', media_id: media.id }]);
+      expect(withoutIds((await getPage(ctx, page.id)).blocks)).to.deep.equal([{ type: 'image', media_id: media.id, alt: 'La galerie en été' }]);
       const site = await request(app).get('/galerie');
-      expect(site.text).to.include(`src="${media.url}"`).and.include('alt="Une photo"');
+      // The block's own text wins over the library's.
+      expect(site.text).to.include(`src="${media.url}"`).and.include('alt="La galerie en été"');
     });
   });
 

@@ -161,6 +161,11 @@ const SITE_SAMPLES: Record<string, Sample> = {
     path: page,
     fields: async (f) => ({ if_revision: await revision(f), title: 'Renommée', slug: '', parent_id: '', template: 'default', visibility: 'public' }),
   },
+  'POST /admin/pages/:id/live-preview': {
+    ok: 200,
+    path: async (f) => `${await page(f)}/live-preview`,
+    fields: () => ({ title: 'Aperçu', slug: '', parent_id: '', template: 'default', visibility: 'public' }),
+  },
   'POST /admin/pages/:id/preview': { ok: 303, path: async (f) => `${await page(f)}/preview` },
   'POST /admin/pages/:id/preview-links/revoke': { ok: 303, path: async (f) => `${await page(f)}/preview-links/revoke` },
   'GET /admin/pages/:id/revisions': { ok: 200, path: async (f) => `${await page(f)}/revisions` },
