@@ -7,11 +7,7 @@ import { scheduleTime } from './revision-schemas.js';
 
 const COMMENT_MAX = 5000;
 const revisionNumber = Joi.number().integer().min(1).max(2_147_483_647);
-const comment = text()
-  .max(COMMENT_MAX)
-  .allow('')
-  .label('Commentaire')
-  .messages({ 'string.max': reviewMessages.commentTooLong });
+const comment = text().max(COMMENT_MAX).allow('').label('Commentaire').messages({ 'string.max': reviewMessages.commentTooLong });
 const requiredComment = text()
   .trim()
   .min(1)

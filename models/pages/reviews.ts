@@ -78,15 +78,17 @@ export async function latestReview(ctx: AppContext, pageId: number): Promise<Rev
     .leftJoin('app_auth_users as u', 'u.id', 'e.author_id')
     .where('e.review_id', row.id)
     .orderBy('e.id')
-    .select<Array<{ id: number; kind: PageReviewEventKind; revision: number; comment: string | null; author_id: number | null; name: string | null; created_at: Date }>>([
-      'e.id',
-      'e.kind',
-      'e.revision',
-      'e.comment',
-      'e.author_id',
-      'u.name',
-      'e.created_at',
-    ]);
+    .select<
+      Array<{
+        id: number;
+        kind: PageReviewEventKind;
+        revision: number;
+        comment: string | null;
+        author_id: number | null;
+        name: string | null;
+        created_at: Date;
+      }>
+    >(['e.id', 'e.kind', 'e.revision', 'e.comment', 'e.author_id', 'u.name', 'e.created_at']);
   return {
     id: row.id,
     page_id: pageId,
@@ -113,8 +115,18 @@ async function lockLatestReview(tx: AppContext, pageId: number): Promise<PageRev
   return tx.db(REVIEWS_TABLE).where({ page_id: pageId }).orderBy('id', 'desc').forUpdate().first();
 }
 
-async function recordStep(tx: AppContext, reviewId: number, pageId: number, kind: PageReviewEventKind, revision: number, comment: string | null, actor: Actor | null) {
-  await tx.db(REVIEW_EVENTS_TABLE).insert({ review_id: reviewId, page_id: pageId, kind, revision, comment, author_id: actor?.id ?? null, created_at: tx.clock.now() });
+async function recordStep(
+  tx: AppContext,
+  reviewId: number,
+  pageId: number,
+  kind: PageReviewEventKind,
+  revision: number,
+  comment: string | null,
+  actor: Actor | null,
+) {
+  await tx
+    .db(REVIEW_EVENTS_TABLE)
+    .insert({ review_id: reviewId, page_id: pageId, kind, revision, comment, author_id: actor?.id ?? null, created_at: tx.clock.now() });
 }
 
 export interface SubmitInput {
@@ -133,7 +145,12 @@ export interface StepOutcome {
  * Submits the page's pending draft for review: a new review, or the rejected one
  * reopened (its thread continues). 409 `already_in_review` while one is open.
  */
-export async function submitForReview(ctx: AppContext, pageId: number, input: SubmitInput, actor: Actor | null): Promise<StepOutcome & { resubmitted: boolean }> {
+export async function submitForReview(
+  ctx: AppContext,
+  pageId: number,
+  input: SubmitInput,
+  actor: Actor | null,
+): Promise<StepOutcome & { resubmitted: boolean }> {
   const at = input.at ?? null;
   if (at && !(at.getTime() > ctx.clock.nowMs())) throw fieldError('at', reviewMessages.atInPast);
   const comment = input.comment?.trim() || null;
@@ -277,11 +294,7 @@ export async function reviewersToNotify(ctx: AppContext, exceptUserId: number | 
 /** The submitter of a review, when its account still wants review emails (and is not the one acting). */
 export async function submitterToNotify(ctx: AppContext, review: Review, actorId: number | null): Promise<Recipient | undefined> {
   if (!review.submitted_by || review.submitted_by.id === actorId) return undefined;
-  return ctx
-    .db('app_auth_users')
-    .where({ id: review.submitted_by.id, review_emails: true })
-    .whereNull('suspended_at')
-    .first(['id', 'email', 'name']);
+  return ctx.db('app_auth_users').where({ id: review.submitted_by.id, review_emails: true }).whereNull('suspended_at').first(['id', 'email', 'name']);
 }
 
 export interface QueueItem {
@@ -315,7 +328,16 @@ export async function reviewHistory(ctx: AppContext, pageId: number, limit = 100
     .orderBy('e.id', 'desc')
     .limit(limit)
     .select<
-      Array<{ id: number; kind: PageReviewEventKind; revision: number; comment: string | null; author_id: number | null; name: string | null; created_at: Date; state: PageReviewState }>
+      Array<{
+        id: number;
+        kind: PageReviewEventKind;
+        revision: number;
+        comment: string | null;
+        author_id: number | null;
+        name: string | null;
+        created_at: Date;
+        state: PageReviewState;
+      }>
     >(['e.id', 'e.kind', 'e.revision', 'e.comment', 'e.author_id', 'u.name', 'e.created_at', 'r.state']);
   return rows.map((row) => ({
     id: row.id,

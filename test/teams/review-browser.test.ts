@@ -47,7 +47,11 @@ describe('teams: review before publishing in a browser', function () {
     const editor = await caller(ctx, { role: 'editor', name: 'Élise Éditrice', email: 'elise@example.com' });
     const admin = await caller(ctx, { role: 'admin', name: 'Ada Admin', email: 'ada@example.com' });
     const bystander = await makeUser(ctx, { role: 'author', email: 'auteur@example.com' });
-    const { id } = await createPage(ctx, { title: 'Horaires', blocks: [{ type: 'paragraph', text: 'Ouvert le mardi.' }] }, { id: contributor.id, name: contributor.name, ip: null });
+    const { id } = await createPage(
+      ctx,
+      { title: 'Horaires', blocks: [{ type: 'paragraph', text: 'Ouvert le mardi.' }] },
+      { id: contributor.id, name: contributor.name, ip: null },
+    );
 
     // The Contributeur rewrites its page and submits it from the editor's bar.
     const writer = await site.open({ javaScriptEnabled: false, cookie: contributor.cookie });
@@ -58,7 +62,9 @@ describe('teams: review before publishing in a browser', function () {
     await writer.getByLabel('Commentaire pour les relecteurs (facultatif)').fill('Le jeudi est ajouté.');
     await writer.getByRole('button', { name: 'Soumettre à la relecture', exact: true }).click();
     await writer.waitForURL(`${site.baseUrl}/admin/pages/${id}/review`);
-    expect(await bodyText(writer)).to.include('Page soumise à la relecture').and.include('En relecture');
+    expect(await bodyText(writer))
+      .to.include('Page soumise à la relecture')
+      .and.include('En relecture');
     await checkTypography(writer, 'the review screen, after submitting');
     const first = (await ctx.db('app_page_reviews').where({ page_id: id }).first())!;
     expect(first.state).to.equal('in_review');
@@ -71,7 +77,9 @@ describe('teams: review before publishing in a browser', function () {
     const reviewer = await site.open({ javaScriptEnabled: false, cookie: editor.cookie });
     await reviewer.goto(`${site.baseUrl}/admin`);
     const queue = reviewer.locator('section[aria-labelledby="review-queue-title"]');
-    expect(await queue.textContent()).to.include('Horaires').and.include('Camille Contributrice');
+    expect(await queue.textContent())
+      .to.include('Horaires')
+      .and.include('Camille Contributrice');
     await checkTypography(reviewer, 'the dashboard');
     await reviewer.goto(`${site.baseUrl}/admin/pages`);
     expect(await reviewer.locator('.tree-row', { hasText: 'Horaires' }).locator('[data-review-state="in_review"]').textContent()).to.equal('En relecture');
@@ -88,7 +96,9 @@ describe('teams: review before publishing in a browser', function () {
     await reviewer.getByLabel('Ce qui est à reprendre').fill('Préciser les heures du jeudi.');
     await reviewer.getByRole('button', { name: 'Renvoyer à l’auteur' }).click();
     await reviewer.waitForLoadState();
-    expect(await bodyText(reviewer)).to.include('Page renvoyée à son auteur avec le commentaire.').and.include('Renvoyée');
+    expect(await bodyText(reviewer))
+      .to.include('Page renvoyée à son auteur avec le commentaire.')
+      .and.include('Renvoyée');
     const rejected = await nthEmail(contributor.email, 1);
     expect(rejected.subject).to.include('Page renvoyée');
     expect(rejected.text).to.include('Préciser les heures du jeudi.');
@@ -100,7 +110,9 @@ describe('teams: review before publishing in a browser', function () {
     await writer.locator('details.editor-review summary').click();
     await writer.getByRole('button', { name: 'Soumettre à la relecture', exact: true }).click();
     await writer.waitForURL(`${site.baseUrl}/admin/pages/${id}/review`);
-    expect(await bodyText(writer)).to.include('Préciser les heures du jeudi.').and.include('Soumise de nouveau');
+    expect(await bodyText(writer))
+      .to.include('Préciser les heures du jeudi.')
+      .and.include('Soumise de nouveau');
     const again = await nthEmail(editor.email, 2);
     expect(again.text).to.include('a soumis de nouveau la page');
 
@@ -108,7 +120,9 @@ describe('teams: review before publishing in a browser', function () {
     await reviewer.goto(`${site.baseUrl}/admin/pages/${id}/review`);
     await reviewer.getByRole('button', { name: 'Approuver et publier' }).click();
     await reviewer.waitForLoadState();
-    expect(await bodyText(reviewer)).to.include('Relecture approuvée').and.include('Approuvée');
+    expect(await bodyText(reviewer))
+      .to.include('Relecture approuvée')
+      .and.include('Approuvée');
     const visitor = await site.open({ javaScriptEnabled: false });
     await visitor.goto(`${site.baseUrl}/horaires`);
     expect(await visitor.locator('main').textContent()).to.include('Ouvert le mardi, et le jeudi de 14 h à 18 h.');
@@ -119,14 +133,22 @@ describe('teams: review before publishing in a browser', function () {
     await reviewer.goto(`${site.baseUrl}/admin/pages/${id}/revisions`);
     const steps = await reviewer.locator('table.review-history tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-review-step')));
     expect(steps).to.deep.equal(['approved', 'resubmitted', 'rejected', 'submitted']);
-    expect(await reviewer.locator('table.review-history').textContent()).to.include('Préciser les heures du jeudi.').and.include('Élise Éditrice');
+    expect(await reviewer.locator('table.review-history').textContent())
+      .to.include('Préciser les heures du jeudi.')
+      .and.include('Élise Éditrice');
     await checkTypography(reviewer, 'the history');
 
     // … and in the audit log.
     const journal = await site.open({ javaScriptEnabled: false, cookie: admin.cookie });
     await journal.goto(`${site.baseUrl}/admin/audit`);
     const audit = await bodyText(journal);
-    for (const label of ['Page soumise à la relecture', 'Page renvoyée après relecture', 'Page soumise de nouveau à la relecture', 'Relecture approuvée', 'Brouillon publié']) {
+    for (const label of [
+      'Page soumise à la relecture',
+      'Page renvoyée après relecture',
+      'Page soumise de nouveau à la relecture',
+      'Relecture approuvée',
+      'Brouillon publié',
+    ]) {
       expect(audit, label).to.include(label);
     }
     const actions = await ctx.db('app_audit_events').where('action', 'like', 'page.review_%').orderBy('id').pluck('action');

@@ -242,8 +242,20 @@ const SITE_CASES: Case[] = [
   { row: 'POST /admin/pages/:id/delete', path: '/admin/pages/999999/delete', status: 404, why: 'no such page' },
   { row: 'GET /admin/pages/:id/review', path: '/admin/pages/1e3/review', status: 404, why: 'exponent id' },
   { row: 'POST /admin/pages/:id/review', path: async (f) => `${await page(f)}/review`, fields: { comment: 'a\u0000' }, status: 400, why: 'NUL in the comment' },
-  { row: 'POST /admin/pages/:id/review/approve', path: async (f) => `${await page(f)}/review/approve`, fields: { revision: 'dernière' }, status: 400, why: 'revision not a number' },
-  { row: 'POST /admin/pages/:id/review/reject', path: async (f) => `${await page(f)}/review/reject`, fields: { comment: '  ' }, status: 400, why: 'blank comment' },
+  {
+    row: 'POST /admin/pages/:id/review/approve',
+    path: async (f) => `${await page(f)}/review/approve`,
+    fields: { revision: 'dernière' },
+    status: 400,
+    why: 'revision not a number',
+  },
+  {
+    row: 'POST /admin/pages/:id/review/reject',
+    path: async (f) => `${await page(f)}/review/reject`,
+    fields: { comment: '  ' },
+    status: 400,
+    why: 'blank comment',
+  },
   // Pages module: media library
   { row: 'GET /admin/media', path: '/admin/media?page=0', status: 400, why: 'page zero' },
   { row: 'POST /admin/media', path: '/admin/media', notAnImage: 'file', status: 415, why: 'a file that is not an image' },

@@ -176,9 +176,18 @@ const SITE_SAMPLES: Record<string, Sample> = {
     ok: 200,
     path: async (f) => `/admin/pages/${(await pageInReview(f)).id}/review/approve`,
     // Read once the path has put the page in review.
-    body: async (f) => ({ revision: (await f.ctx.db('app_page_reviews').where({ page_id: (await f.page()).id, state: 'in_review' }).first('revision'))!.revision }),
+    body: async (f) => ({
+      revision: (await f.ctx
+        .db('app_page_reviews')
+        .where({ page_id: (await f.page()).id, state: 'in_review' })
+        .first('revision'))!.revision,
+    }),
   },
-  'POST /admin/pages/:id/review/reject': { ok: 200, path: async (f) => `/admin/pages/${(await pageInReview(f)).id}/review/reject`, body: () => ({ comment: 'Non' }) },
+  'POST /admin/pages/:id/review/reject': {
+    ok: 200,
+    path: async (f) => `/admin/pages/${(await pageInReview(f)).id}/review/reject`,
+    body: () => ({ comment: 'Non' }),
+  },
   // Pages module: media library (pages.manage)
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },
   'POST /admin/media': { ok: 201, path: () => '/admin/media' },
