@@ -9,7 +9,7 @@ import type { ApproveBody, RejectBody, SubmitBody } from './review-schemas.js';
 type Id = { id: number };
 type None = Record<string, never>;
 
-export function reviewJson(review: Review) {
+function reviewJson(review: Review) {
   return {
     page_id: review.page_id,
     state: review.state,

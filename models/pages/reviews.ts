@@ -16,8 +16,8 @@ import { lockPageRevision } from './revision-store.js';
 import { fieldError } from './rules.js';
 import { PAGES_TABLE } from './schema.js';
 
-export const REVIEWS_TABLE = 'app_page_reviews';
-export const REVIEW_EVENTS_TABLE = 'app_page_review_events';
+const REVIEWS_TABLE = 'app_page_reviews';
+const REVIEW_EVENTS_TABLE = 'app_page_review_events';
 
 interface Person {
   id: number;
@@ -348,9 +348,4 @@ export async function reviewHistory(ctx: AppContext, pageId: number, limit = 100
     created_at: row.created_at,
     state: row.state,
   }));
-}
-
-/** Whether a review of the page is open (the editor's and the history's badge). */
-export async function isInReview(ctx: AppContext, pageId: number): Promise<boolean> {
-  return (await ctx.db(REVIEWS_TABLE).where({ page_id: pageId, state: 'in_review' }).first('id')) !== undefined;
 }
