@@ -84,6 +84,8 @@ export interface UserRow {
   /** Set while the account is suspended: no session, no login. */
   suspended_at: Date | null;
   suspended_reason: string | null;
+  /** Emails of the page review workflow (submissions to review, answers to one's own). */
+  review_emails: boolean;
 }
 export interface UserInsert {
   id?: number;
@@ -96,6 +98,7 @@ export interface UserInsert {
   updated_at?: TimestampInput;
   suspended_at?: TimestampInput | null;
   suspended_reason?: string | null;
+  review_emails?: boolean;
 }
 
 export interface UserRoleRow {
@@ -309,6 +312,41 @@ export interface PageRevisionInsert {
   preview_until?: TimestampInput | null;
   autosaved_at?: TimestampInput | null;
 }
+
+export type PageReviewState = 'in_review' | 'rejected' | 'approved' | 'closed';
+
+/** One round of review of a page's draft (models/pages/reviews.ts). */
+export interface PageReviewRow {
+  id: number;
+  page_id: number;
+  state: PageReviewState;
+  /** The draft revision in review (kept on the draft by a trigger while in review). */
+  revision: number;
+  /** When the submitter asked it to go live (null: at approval). */
+  publish_at: Date | null;
+  submitted_by: number | null;
+  submitted_at: Date;
+  decided_by: number | null;
+  decided_at: Date | null;
+}
+
+export type PageReviewInsert = Omit<PageReviewRow, 'id' | 'decided_by' | 'decided_at'> & { decided_by?: number | null; decided_at?: Date | null };
+
+export type PageReviewEventKind = 'submitted' | 'resubmitted' | 'rejected' | 'approved';
+
+/** A step of a review, with its comment. */
+export interface PageReviewEventRow {
+  id: number;
+  review_id: number;
+  page_id: number;
+  kind: PageReviewEventKind;
+  revision: number;
+  comment: string | null;
+  author_id: number | null;
+  created_at: Date;
+}
+
+export type PageReviewEventInsert = Omit<PageReviewEventRow, 'id'>;
 
 export interface PageRevisionPruneStateRow {
   id: number;
@@ -640,6 +678,8 @@ export interface AppTables {
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;
   app_page_redirects: Table<PageRedirectRow, PageRedirectInsert>;
   app_page_menus: Table<PageMenuRow, PageMenuInsert>;
+  app_page_reviews: Table<PageReviewRow, PageReviewInsert>;
+  app_page_review_events: Table<PageReviewEventRow, PageReviewEventInsert>;
   app_audit_events: Table<AuditEventRow, AuditEventInsert>;
   app_audit_prune_state: Table<AuditPruneStateRow>;
   app_page_revision_prune_state: Table<PageRevisionPruneStateRow>;

@@ -64,6 +64,14 @@ export const profileRoutes: AnyRoute[] = [
   route({ method: 'post', path: '/name', access: 'user', body: forms.profileNameForm, form: { name: 'name', rerender: page }, handler: profile.saveName }),
   route({
     method: 'post',
+    path: '/review-emails',
+    access: 'user',
+    body: forms.reviewEmailsForm,
+    form: { name: 'review-emails', rerender: page },
+    handler: profile.saveReviewEmails,
+  }),
+  route({
+    method: 'post',
     path: '/email',
     access: 'user',
     body: forms.profileEmailForm,

@@ -20,6 +20,7 @@ import { flash, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { outboxFolder } from '../../services/mail-policy.js';
 import { listLinkedAccounts } from '../../models/auth/linked-accounts.js';
 import { unlinkOwnAccount } from '../../services/sso-accounts.js';
+import { reviewEmailsOn, setReviewEmails } from '../../models/auth/email-preferences.js';
 
 type None = Record<string, never>;
 
@@ -46,12 +47,19 @@ export async function showProfile(call: AnyCall, locals: FormLocals = {}, status
       passkeys: await passkeysOf(ctx, callerOf(req).id),
       others: sessions.filter((session) => !session.current).length,
       linkedAccounts: await listLinkedAccounts(ctx, callerOf(req).id),
+      reviewEmails: await reviewEmailsOn(ctx, callerOf(req).id),
       // The rules of a new password, shown until the strength meter takes over.
       passwordRules: authPageMessages.passwordRules,
       ...locals,
     },
     status,
   );
+}
+
+// POST …/review-emails {review_emails}: the review workflow's emails on or off (an unticked box sends nothing).
+export async function saveReviewEmails({ ctx, req, res, body }: Call<None, None, { review_emails: boolean }>): Promise<void> {
+  await setReviewEmails(ctx, callerOf(req).id, body.review_emails);
+  redirectWithFlash(req, res, base(req), body.review_emails ? adminMessages.reviewEmailsOn : adminMessages.reviewEmailsOff);
 }
 
 // POST …/name {name}

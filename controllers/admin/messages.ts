@@ -50,6 +50,8 @@ export const adminMessages = {
     'Ce compte a ce rôle sans avoir activé la vérification en deux étapes : s’il l’exige, ce compte devra l’activer avant d’accéder à toute autre page.',
   roleOutranksManager: 'Ce rôle détient des permissions que ce compte n’a pas : il ne peut être ni modifié ni supprimé depuis celui-ci.',
   profileNameSaved: 'Le nom est enregistré.',
+  reviewEmailsOn: 'Les courriels de relecture sont activés.',
+  reviewEmailsOff: 'Les courriels de relecture sont désactivés.',
   // Said to any account holder: where the message is kept, not the server's folders.
   profileEmailPending: (email: string, outbox?: string) =>
     outbox

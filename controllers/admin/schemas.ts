@@ -97,6 +97,8 @@ export const twoFactorCodeForm = Joi.object<{ code: string }>({ code: secondFact
 export const twoFactorCheckForm = Joi.object<{ current_password: string; code: string }>({ current_password: currentPassword, code: secondFactorCode });
 
 export const profileNameForm = Joi.object<{ name: string }>({ name: personName.label('Nom').required() });
+// A checkbox: ticked sends `on`, unticked sends nothing (off).
+export const reviewEmailsForm = Joi.object<{ review_emails: boolean }>({ review_emails: Joi.boolean().truthy('on').default(false) });
 export const profileEmailForm = Joi.object<{ email: string; current_password: string }>({
   email: email.label('Nouveau courriel').required(),
   current_password: password.label('Mot de passe actuel').required(),

@@ -47,7 +47,7 @@ export interface ParsedDocument {
 }
 
 export type EditorAction =
-  | { kind: 'save' | 'autosave' | 'publish' | 'preview' | 'schedule' | 'unschedule' | 'discard' | 'parent-search' }
+  | { kind: 'save' | 'autosave' | 'publish' | 'preview' | 'schedule' | 'unschedule' | 'discard' | 'parent-search' | 'review' }
   | { kind: 'add'; type: string; at: number; after?: string }
   | { kind: 'up' | 'down' | 'remove'; key: string };
 
@@ -160,7 +160,7 @@ function parseStoredBlock(json: string): Block | undefined {
 /** The button that submitted the form; the default (Enter in a field) saves. */
 export function readAction(body: Record<string, unknown>, blockCount: number): EditorAction {
   const action = raw(body, 'action');
-  const simple = ['save', 'autosave', 'publish', 'preview', 'schedule', 'unschedule', 'discard', 'parent-search'] as const;
+  const simple = ['save', 'autosave', 'publish', 'preview', 'schedule', 'unschedule', 'discard', 'parent-search', 'review'] as const;
   const found = simple.find((kind) => kind === action);
   if (found) return { kind: found };
   if (action === 'add') return { kind: 'add', type: raw(body, 'add_type'), at: blockCount };

@@ -34,6 +34,11 @@ import { treeHref, type TreeOptions } from './admin-screens-tree.js';
 import { instantToZoned, zonedToInstant } from './admin-screens-zone.js';
 import { revisionMessages } from '../../models/pages/messages.js';
 import { pageScreenMessages, editorMessages, VISIBILITIES, pageScreenTitles } from './messages.js';
+import { latestReview } from '../../models/pages/reviews.js';
+import { submitPageForReview } from '../../services/pages-review.js';
+import { wishedTime } from './admin-screens-review.js';
+import { reviewScreenMessages } from './review-screen-messages.js';
+import { reviewMessages } from '../../models/pages/review-messages.js';
 
 /** The key of the blocks a script clones; it gives each copy a key of its own. */
 const NEW_KEY = 'zzkeyzz';
@@ -109,13 +114,14 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
   // Opening the editor counts as a heartbeat: without JavaScript, others still see who
   // opened or saved the page within the last minute.
   if (canManage && call.origin.userId !== null) await recordPresence(ctx, id, call.origin.userId);
-  const [page, content, places, media, authors, presence] = await Promise.all([
+  const [page, content, places, media, authors, presence, review] = await Promise.all([
     getPage(ctx, id),
     currentContent(ctx, id),
     placesOf(ctx, [id]),
     listMedia(ctx, { limit: 200 }),
     pageAuthors(ctx, id),
     othersOnPage(call, id),
+    latestReview(ctx, id),
   ]);
   const given = locals.editor as EditorView | undefined;
   const view: EditorView = given ?? {
@@ -171,6 +177,8 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
       canManage,
       // «Publier» and «Programmer» only for whoever may publish this page.
       canPublish: canManage && canPublish,
+      // «Soumettre à la relecture» (issue 26): the draft goes to the reviewers; the bar says while it is there.
+      inReview: review?.state === 'in_review' ? review : undefined,
       presence,
       presenceIntervalMs: ctx.config.pagePresenceIntervalMs,
       state: content.state,
@@ -230,6 +238,11 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
     const problem = !scheduleAt ? editorMessages.scheduleMissing : scheduleAt.getTime() <= ctx.clock.nowMs() ? revisionMessages.scheduleInPast : undefined;
     if (problem) throw new ValidationError(problem, { details: [{ field: 'schedule_at', message: problem }] });
   }
+  const reviewAt = action.kind === 'review' ? wishedTime(typeof body.review_at === 'string' ? body.review_at : undefined, ctx.config.timeZone) : null;
+  // Checked before the draft is saved, as the schedule's time is.
+  if (reviewAt && !(reviewAt.getTime() > ctx.clock.nowMs())) {
+    throw new ValidationError(reviewMessages.atInPast, { details: [{ field: 'review_at', message: reviewMessages.atInPast }] });
+  }
   // The files sent with the form become media of the library, named by their blocks.
   if (action.kind !== 'discard' && action.kind !== 'autosave') await storeFormImages(ctx, actor, call.req, parsed, body);
   const outcome = applyAction(catalog, parsed, action);
@@ -272,6 +285,11 @@ export async function saveDocument(catalog: PageCatalog, call: Call<{ id: number
       // The script opens the tab itself and keeps its form on the revision just saved.
       if (call.req.accepts(['html', 'json']) === 'json') return previewed(call, draft, link.path);
       return call.res.redirect(303, link.path);
+    }
+    case 'review': {
+      const comment = typeof body.review_comment === 'string' ? body.review_comment.slice(0, 5000) : undefined;
+      await submitPageForReview(ctx, call.origin, params.id, { comment, at: reviewAt });
+      return redirectWithFlash(call.req, call.res, `${base}/review`, merged + reviewScreenMessages.submitted);
     }
     case 'unschedule':
       await cancelSchedule(ctx, params.id, actor);

@@ -14,6 +14,7 @@ import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 import { mayManagePage } from './page-rights.js';
 import { blockValues } from './admin-screens-document.js';
+import { reviewStepsOf } from './review-history.js';
 import { lifecycleMessages } from '../../models/auth/messages.js';
 import { revisionScreenMessages, STATE_LABELS, pageScreenTitles, revisionFieldLabels, VISIBILITIES } from './messages.js';
 
@@ -33,7 +34,11 @@ export const revisionParams = Joi.object<{ id: number; number: number }>({
 export async function showRevisions(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
   const id = pathId(call);
   const pageNumber = typeof (call.query as { page?: unknown }).page === 'number' ? (call.query as { page: number }).page : 1;
-  const [page, history] = await Promise.all([getPage(call.ctx, id), listRevisions(call.ctx, id, { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE })]);
+  const [page, history, reviewSteps] = await Promise.all([
+    getPage(call.ctx, id),
+    listRevisions(call.ctx, id, { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE }),
+    reviewStepsOf(call.ctx, id),
+  ]);
   const items = history.items.map((item, index) => ({
     ...item,
     stateLabel: STATE_LABELS[item.state] ?? item.state,
@@ -52,6 +57,7 @@ export async function showRevisions(call: AnyCall, locals: FormLocals = {}, stat
       previousHref: pageNumber > 1 ? `/admin/pages/${id}/revisions?page=${pageNumber - 1}` : undefined,
       nextHref: pageNumber * PAGE_SIZE < history.total ? `/admin/pages/${id}/revisions?page=${pageNumber + 1}` : undefined,
       canManage: await mayManagePage(call, id),
+      ...reviewSteps,
       ...locals,
     },
     status,

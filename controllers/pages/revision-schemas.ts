@@ -29,7 +29,7 @@ function parseDateTime(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const scheduleTime = text()
+export const scheduleTime = text()
   .max(40)
   .custom((value: string, helpers) => parseDateTime(value) ?? helpers.error('date.unreadable'))
   .messages({ 'date.unreadable': revisionMessages.scheduleInvalid });

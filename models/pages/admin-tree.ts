@@ -29,6 +29,8 @@ export interface TreeRow {
   changed_by: string | null;
   /** Made by the first run's sample site (services/pages-sample-site.ts): marked «Exemple». */
   sample: boolean;
+  /** Submitted for review and waiting for a reviewer (issue 26): marked «En relecture». */
+  in_review: boolean;
 }
 
 export interface PagePlace {
@@ -118,7 +120,8 @@ const NEWEST_REVISION = 'SELECT r.%s FROM app_page_revisions r WHERE r.page_id =
 const TREE_COLUMNS = `p.id, p.parent_id, p.title, p.slug, p.visibility, p.updated_at, p.draft_revision, p.scheduled_at, p.published_revision,
   COALESCE((${NEWEST_REVISION.replace('%s', 'recorded_at')}), p.updated_at) AS changed_at,
   (SELECT u.name FROM app_auth_users u WHERE u.id = COALESCE((${NEWEST_REVISION.replace('%s', 'author_id')}), p.updated_by)) AS changed_by,
-  EXISTS (SELECT 1 FROM app_pages_sample_content sc WHERE sc.kind = 'page' AND sc.ref = p.id::text) AS sample`;
+  EXISTS (SELECT 1 FROM app_pages_sample_content sc WHERE sc.kind = 'page' AND sc.ref = p.id::text) AS sample,
+  EXISTS (SELECT 1 FROM app_page_reviews rv WHERE rv.page_id = p.id AND rv.state = 'in_review') AS in_review`;
 const CHILD_COUNT = `(SELECT count(*)::int FROM ${PAGES_TABLE} c WHERE c.parent_id = p.id) AS child_count`;
 
 /** One page of children for each requested parent, in the tree's order (one statement). */

@@ -17,6 +17,8 @@ import { PAGES_DASHBOARD } from '../../controllers/pages/dashboard.js';
 import { PAGES_AUDIT_ACTIONS, PAGES_AUDIT_TARGETS } from '../../controllers/pages/audit-actions.js';
 import { pagesAdminRoutes } from './admin-screens.js';
 import { pagesApiRoutes } from './api.js';
+import { reviewAdminRoutes, reviewApiRoutes } from './reviews.js';
+import { REVIEW_AUDIT_ACTIONS, REVIEW_DASHBOARD } from '../../controllers/pages/review-dashboard.js';
 import { startRevisionRetention } from '../../services/revision-retention.js';
 import { startScheduledPublishing } from '../../services/scheduled-publishing.js';
 import { installPageViewHelpers } from '../../services/pages-view-helpers.js';
@@ -55,7 +57,9 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.adminScreen('pages', { href: '/admin/redirects', label: 'Redirections', permission: 'pages.view' });
       site.adminScreen('pages', { href: '/admin/menus', label: 'Menus', permission: 'menus.manage' });
       site.apiRoutes(pagesApiRoutes(catalog));
+      site.apiRoutes(reviewApiRoutes(catalog));
       site.adminRoutes(pagesAdminRoutes(catalog, tree));
+      site.adminRoutes(reviewAdminRoutes(catalog));
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));
       site.backgroundJob({ name: 'scheduled publishing', start: (ctx) => startScheduledPublishing(ctx, { catalog }) });
       site.backgroundJob({ name: 'revision retention', start: startRevisionRetention });
@@ -63,6 +67,8 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.auditActions(PAGES_AUDIT_ACTIONS);
       site.auditTargets(PAGES_AUDIT_TARGETS);
       site.dashboard(PAGES_DASHBOARD);
+      site.auditActions(REVIEW_AUDIT_ACTIONS);
+      site.dashboard(REVIEW_DASHBOARD);
       site.viewHelpers(installPageViewHelpers);
       site.firstRunChoice({
         field: 'sample_site',

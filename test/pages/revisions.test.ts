@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import * as revisionsMigration from '../../migrations/pages/20261125000100_pages_revisions.js';
 import * as retentionMigration from '../../migrations/pages/20261126001000_pages_revision_retention.js';
+import * as reviewsMigration from '../../migrations/pages/20261129000200_pages_reviews.js';
 import { saveDraft } from '../../models/pages/drafts.js';
 import { pageMessages, revisionMessages } from '../../models/pages/messages.js';
 import { duplicatePage } from '../../models/pages/pages.js';
@@ -140,14 +141,16 @@ describe('revisions (/app/api/admin/pages/:id/revisions)', () => {
   it('the migration gives each existing page a revision 1 copied from its content', async () => {
     const page = await makePage(ctx, { title: 'Existante', slug: 'existante', blocks: [{ type: 'paragraph', text: 'Contenu' }] });
     // Down and up again in one transaction, rolled back: the test database keeps its schema.
-    // The later migration whose triggers read these columns goes down first and up last.
+    // The later migrations whose triggers read these columns go down first and up last.
     const rollback = new Error('rollback');
     await ctx.db
       .transaction(async (trx) => {
+        await reviewsMigration.down(trx);
         await retentionMigration.down(trx);
         await revisionsMigration.down(trx);
         await revisionsMigration.up(trx);
         await retentionMigration.up(trx);
+        await reviewsMigration.up(trx);
         const migrated = await trx('app_pages').where({ id: page.id }).first();
         expect(migrated).to.include({ revision: 1, published_revision: 1, draft_revision: null, scheduled_at: null });
         const rows = await trx('app_page_revisions').where({ page_id: page.id });

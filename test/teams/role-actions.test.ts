@@ -2,11 +2,14 @@
 // Contributeur writes drafts of the pages it created and never publishes; Auteur also
 // publishes its own pages; Éditeur and Administrateur act on every page. Each cell
 // checks the status, then the database: a refusal wrote nothing, an answer did its work.
+// Submitting for review (issue 26, item 5) is writing the page; approving and sending back
+// are pages.review, which only Éditeur and Administrateur hold.
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { saveDraft } from '../../models/pages/drafts.js';
 import { createPage } from '../../models/pages/pages.js';
+import { submitForReview } from '../../models/pages/reviews.js';
 import { contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { caller, makeUser, type LoggedIn } from '../support/fixtures.js';
 import type { User } from '../../models/auth/users.js';
@@ -23,6 +26,10 @@ interface World {
   others: number;
   /** A root page to move pages under. */
   parent: number;
+  /** Someone else's page whose draft is in review (issue 26, item 5). */
+  inReview: number;
+  /** The revision in review. */
+  reviewRevision: number;
 }
 
 interface Action {
@@ -133,6 +140,43 @@ const ACTIONS: Record<string, Action> = {
       expect((await row(w, w.others))!.scheduled_at !== null).to.equal(done);
     },
   },
+  'submit own': {
+    method: 'post',
+    path: (w) => `/app/api/admin/pages/${w.own}/review`,
+    body: () => ({ comment: 'À relire' }),
+    expected: { contributor: 202, author: 202, editor: 202, admin: 202 },
+    async check(w) {
+      expect(await w.ctx.db('app_page_reviews').where({ page_id: w.own }).first()).to.include({ state: 'in_review', submitted_by: w.me.id });
+    },
+  },
+  "submit another's": {
+    method: 'post',
+    path: (w) => `/app/api/admin/pages/${w.others}/review`,
+    expected: { ...OWN_ONLY, editor: 202, admin: 202 },
+    async check(w, done) {
+      expect((await w.ctx.db('app_page_reviews').where({ page_id: w.others })).length).to.equal(done ? 1 : 0);
+    },
+  },
+  approve: {
+    method: 'post',
+    path: (w) => `/app/api/admin/pages/${w.inReview}/review/approve`,
+    body: (w) => ({ revision: w.reviewRevision }),
+    expected: { contributor: 403, author: 403, editor: 200, admin: 200 },
+    async check(w, done) {
+      expect((await w.ctx.db('app_page_reviews').where({ page_id: w.inReview }).first())!.state).to.equal(done ? 'approved' : 'in_review');
+      expect((await row(w, w.inReview))!.title).to.equal(done ? 'Brouillon relu' : 'À relire');
+    },
+  },
+  reject: {
+    method: 'post',
+    path: (w) => `/app/api/admin/pages/${w.inReview}/review/reject`,
+    body: () => ({ comment: 'À reprendre' }),
+    expected: { contributor: 403, author: 403, editor: 200, admin: 200 },
+    async check(w, done) {
+      expect((await w.ctx.db('app_page_reviews').where({ page_id: w.inReview }).first())!.state).to.equal(done ? 'rejected' : 'in_review');
+      expect((await row(w, w.inReview))!.draft_revision).to.equal(w.reviewRevision);
+    },
+  },
   'move own': {
     method: 'put',
     path: (w) => `/app/api/admin/pages/${w.own}`,
@@ -187,7 +231,10 @@ describe('teams: the built-in roles × page actions (/app/api/admin/pages)', () 
     const parent = (await createPage(ctx, { title: 'Rubrique' }, actor(other))).id;
     await saveDraft(ctx, own, { title: 'Brouillon de sa page' });
     await saveDraft(ctx, others, { title: 'Brouillon de l’autre' });
-    return { ctx, me, own, others, parent };
+    const inReview = (await createPage(ctx, { title: 'À relire' }, actor(other))).id;
+    await saveDraft(ctx, inReview, { title: 'Brouillon relu' });
+    const { review } = await submitForReview(ctx, inReview, {}, actor(other));
+    return { ctx, me, own, others, parent, inReview, reviewRevision: review.revision };
   }
 
   for (const [name, action] of Object.entries(ACTIONS)) {

@@ -25,6 +25,7 @@ function profileCases(prefix: string): Case[] {
     { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: '   ' }, status: 400, why: 'blank name' },
     { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: 'A\u0000B' }, status: 400, why: 'NUL in the name' },
     { row: `POST ${prefix}/name`, path: `${prefix}/name`, fields: { name: 'A\r\nB' }, status: 400, why: 'CR/LF in the name', notSingleLine: true },
+    { row: `POST ${prefix}/review-emails`, path: `${prefix}/review-emails`, fields: { review_emails: 'peut-être' }, status: 400, why: 'not a checkbox value' },
     {
       row: `POST ${prefix}/email`,
       path: `${prefix}/email`,
@@ -255,6 +256,22 @@ const SITE_CASES: Case[] = [
   { row: 'POST /admin/pages/:id/duplicate', path: '/admin/pages/999999/duplicate', status: 404, why: 'no such page' },
   { row: 'GET /admin/pages/:id/delete', path: '/admin/pages/1.5/delete', status: 404, why: 'id not an integer' },
   { row: 'POST /admin/pages/:id/delete', path: '/admin/pages/999999/delete', status: 404, why: 'no such page' },
+  { row: 'GET /admin/pages/:id/review', path: '/admin/pages/1e3/review', status: 404, why: 'exponent id' },
+  { row: 'POST /admin/pages/:id/review', path: async (f) => `${await page(f)}/review`, fields: { comment: 'a\u0000' }, status: 400, why: 'NUL in the comment' },
+  {
+    row: 'POST /admin/pages/:id/review/approve',
+    path: async (f) => `${await page(f)}/review/approve`,
+    fields: { revision: 'dernière' },
+    status: 400,
+    why: 'revision not a number',
+  },
+  {
+    row: 'POST /admin/pages/:id/review/reject',
+    path: async (f) => `${await page(f)}/review/reject`,
+    fields: { comment: '  ' },
+    status: 400,
+    why: 'blank comment',
+  },
   // Pages module: media library
   { row: 'GET /admin/media', path: '/admin/media?page=0', status: 400, why: 'page zero' },
   { row: 'POST /admin/media', path: '/admin/media', notAnImage: 'file', status: 415, why: 'a file that is not an image' },

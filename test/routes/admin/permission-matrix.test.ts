@@ -8,6 +8,8 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import type { User } from '../../../models/auth/users.js';
 import { createRedirect } from '../../../models/pages/redirects.js';
+import { saveDraft } from '../../../models/pages/drafts.js';
+import { submitForReview } from '../../../models/pages/reviews.js';
 import { insertSsoProvider } from '../../../models/auth/sso-providers.js';
 import { profileRoutes } from '../../../routes/account.js';
 import type { Access } from '../../../routes/define.js';
@@ -28,6 +30,16 @@ const revision = async (f: Fixture) =>
       .where({ id: (await f.page()).id })
       .first('revision'))!.revision,
   );
+// The fixture's page with a pending draft, then that draft submitted for review (issue 26).
+const pageWithDraft = async (f: Fixture) => {
+  await saveDraft(f.ctx, (await f.page()).id, { title: 'Brouillon' });
+  return page(f);
+};
+const pageInReview = async (f: Fixture) => {
+  const path = await pageWithDraft(f);
+  await submitForReview(f.ctx, (await f.page()).id, {}, null);
+  return path;
+};
 const media = async (f: Fixture) => `/admin/media/${(await f.media()).id}`;
 // A single sign-on provider of the fixture's database, made for the sample that needs it.
 const providerId = async (f: Fixture) => (await insertSsoProvider(f.ctx, { label: `P ${unique()}`, issuer: 'https://idp.example.com', client_id: 'c' })).id;
@@ -36,6 +48,7 @@ function profileSamples(prefix: string): Record<string, Sample> {
   return {
     [`GET ${prefix}`]: { ok: 200, path: () => prefix },
     [`POST ${prefix}/name`]: { ok: 303, path: () => `${prefix}/name`, fields: () => ({ name: 'Moi' }) },
+    [`POST ${prefix}/review-emails`]: { ok: 303, path: () => `${prefix}/review-emails`, fields: () => ({ review_emails: 'on' }) },
     [`POST ${prefix}/email`]: { ok: 303, path: () => `${prefix}/email`, fields: () => ({ email: `me-${unique()}@example.com`, current_password: PASSWORD }) },
     [`POST ${prefix}/password`]: {
       ok: 303,
@@ -174,6 +187,15 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'POST /admin/pages/:id/duplicate': { ok: 303, path: async (f) => `${await page(f)}/duplicate` },
   'GET /admin/pages/:id/delete': { ok: 200, path: async (f) => `${await page(f)}/delete` },
   'POST /admin/pages/:id/delete': { ok: 303, path: async (f) => `${await page(f)}/delete` },
+  // Review before publishing (issue 26): the page gets a draft, then is submitted where the row needs it.
+  'GET /admin/pages/:id/review': { ok: 200, path: async (f) => `${await page(f)}/review` },
+  'POST /admin/pages/:id/review': { ok: 303, path: async (f) => `${await pageWithDraft(f)}/review`, fields: () => ({ comment: 'À relire' }) },
+  'POST /admin/pages/:id/review/approve': {
+    ok: 303,
+    path: async (f) => `${await pageInReview(f)}/review/approve`,
+    fields: async (f) => ({ revision: await revision(f) }),
+  },
+  'POST /admin/pages/:id/review/reject': { ok: 303, path: async (f) => `${await pageInReview(f)}/review/reject`, fields: () => ({ comment: 'Non' }) },
   'GET /admin/sample-content/delete': { ok: 200, path: () => '/admin/sample-content/delete' },
   'POST /admin/sample-content/delete': { ok: 303, path: () => '/admin/sample-content/delete', fields: () => ({ confirm: 'yes' }) },
   // Pages module: media library

@@ -7,6 +7,7 @@ import request from 'supertest';
 import type { AppContext } from '../../../lib/context.js';
 import { issueToken } from '../../../models/auth/verifications.js';
 import { saveDraft, schedulePublication } from '../../../models/pages/drafts.js';
+import { submitForReview } from '../../../models/pages/reviews.js';
 import { createRedirect } from '../../../models/pages/redirects.js';
 import type { User } from '../../../models/auth/users.js';
 import type { Access } from '../../../routes/define.js';
@@ -27,6 +28,13 @@ async function pageWithDraft(f: Fixture, scheduled = false): Promise<number> {
   await saveDraft(f.ctx, id, { title: 'Brouillon' });
   if (scheduled) await schedulePublication(f.ctx, id, new Date(f.ctx.clock.nowMs() + 3_600_000));
   return id;
+}
+
+/** The fixture's page with its draft submitted for review; its id and the revision in review. */
+async function pageInReview(f: Fixture): Promise<{ id: number; revision: number }> {
+  const id = await pageWithDraft(f);
+  const { review } = await submitForReview(f.ctx, id, {}, null);
+  return { id, revision: review.revision };
 }
 
 // A well-formed registration answer that no options asked for.
@@ -173,6 +181,25 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'DELETE /admin/pages/:id/draft': { ok: 204, path: async (f) => `/admin/pages/${await pageWithDraft(f)}/draft` },
   'POST /admin/pages/:id/publish': { ok: 200, path: async (f) => `/admin/pages/${await pageWithDraft(f)}/publish` },
   'DELETE /admin/pages/:id/schedule': { ok: 204, path: async (f) => `/admin/pages/${await pageWithDraft(f, true)}/schedule` },
+  // Review before publishing (issue 26): pages.view reads, pages.manage submits, pages.review decides.
+  'GET /admin/pages/:id/review': { ok: 200, path: async (f) => `/admin/pages/${(await pageInReview(f)).id}/review` },
+  'POST /admin/pages/:id/review': { ok: 202, path: async (f) => `/admin/pages/${await pageWithDraft(f)}/review`, body: () => ({ comment: 'À relire' }) },
+  'POST /admin/pages/:id/review/approve': {
+    ok: 200,
+    path: async (f) => `/admin/pages/${(await pageInReview(f)).id}/review/approve`,
+    // Read once the path has put the page in review.
+    body: async (f) => ({
+      revision: (await f.ctx
+        .db('app_page_reviews')
+        .where({ page_id: (await f.page()).id, state: 'in_review' })
+        .first('revision'))!.revision,
+    }),
+  },
+  'POST /admin/pages/:id/review/reject': {
+    ok: 200,
+    path: async (f) => `/admin/pages/${(await pageInReview(f)).id}/review/reject`,
+    body: () => ({ comment: 'Non' }),
+  },
   // Pages module: media library (pages.manage)
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },
   'POST /admin/media': { ok: 201, path: () => '/admin/media' },
