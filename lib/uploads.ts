@@ -101,7 +101,7 @@ async function checkedImage(file: Express.Multer.File, field: string): Promise<U
  * wrong type or not multipart → 415, no file or another field → 400. Nothing is
  * written to disk here.
  */
-export function parseImageUpload(field: string, options: { mediaMaxBytes?: number } = {}): RequestHandler {
+function parseImageUpload(field: string, options: { mediaMaxBytes?: number } = {}): RequestHandler {
   const { mediaMaxBytes } = options;
   // Made by the first upload of this route (multer loads then).
   let parser: RequestHandler | undefined;

@@ -28,7 +28,7 @@ import { cropNames } from '../models/pages/media-pictures.js';
 import { MEDIA_COLUMNS } from '../models/pages/media.js';
 import { MEDIA_TABLE } from '../models/pages/schema.js';
 
-export const RENDITION_WIDTHS = [320, 640, 960, 1280, 1920];
+const RENDITION_WIDTHS = [320, 640, 960, 1280, 1920];
 const SOCIAL_CARD = { width: 1200, height: 630 };
 const SQUARE_THUMBNAIL = 320;
 

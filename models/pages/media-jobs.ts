@@ -12,7 +12,7 @@ import { MEDIA_TABLE } from './schema.js';
 
 const JOBS_TABLE = 'app_pages_media_jobs';
 /** Claims of a row that fails, after which it is left alone (its last error kept). */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
 export interface RenditionJob {
   mediaId: number;

@@ -75,7 +75,7 @@ function currentCrop(row: MediaRow, crop: StoredCrops['social']): MediaCrop | nu
   return { url: mediaUrl(crop.name), width: crop.width, height: crop.height };
 }
 
-export function withUrl(row: MediaRow): Media {
+function withUrl(row: MediaRow): Media {
   const { focal_x, focal_y, renditions, crops, ...rest } = row;
   return {
     ...rest,

@@ -24,13 +24,6 @@ const SERVER_ENV = () => ({
   UPLOAD_STORAGE: 'database',
 });
 
-/** `count` servers, once each listens (3 minutes allowed: tsx compiles app.ts in each, slow on a loaded machine). */
-async function startServers(count: number): Promise<ServerProcess[]> {
-  const started = await Promise.all(Array.from({ length: count }, () => spawnServer(SERVER_ENV())));
-  await Promise.all(started.map((server) => waitForListening(server, 180_000)));
-  return started;
-}
-
 describe('media renditions across server processes', function () {
   this.timeout(600_000);
   let app: App;
@@ -48,6 +41,12 @@ describe('media renditions across server processes', function () {
     await stopServers(servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null));
     await closeTestApp(app);
   });
+
+  /** `count` servers, once each listens (5 minutes allowed: tsx compiles app.ts in each, slow on a loaded machine); stopped by `after` even if one never listens. */
+  async function startServers(count: number): Promise<void> {
+    servers = await Promise.all(Array.from({ length: count }, () => spawnServer(SERVER_ENV())));
+    await Promise.all(servers.map((server) => waitForListening(server, 300_000)));
+  }
 
   const add = (name: string): Promise<Media> =>
     addMedia(
@@ -85,7 +84,7 @@ describe('media renditions across server processes', function () {
       .filter((line) => line.includes('media renditions made') && line.includes(`"mediaId":${media.id},`));
 
   it('makes the renditions of a 4000 × 3000 JPEG exactly once with two servers running, and both serve them', async () => {
-    servers = await startServers(2);
+    await startServers(2);
     const media = await add('paysage.jpg');
     const finished = await until('renditions made', () => done(media));
     expect(finished.attempts).to.equal(1);
@@ -123,7 +122,7 @@ describe('media renditions across server processes', function () {
     expect(stranded!.lease_token).to.be.a('string');
     const first = await ctx.db('app_upload_blobs').whereIn('name', partial).select(['name', 'created_at']);
 
-    servers = await startServers(1);
+    await startServers(1);
     const finished = await until('renditions completed by the new server', () => done(media));
     expect(finished.attempts).to.equal(2);
     expect(await madeFrom(media)).to.have.length(17);
