@@ -84,6 +84,8 @@ export interface Config {
   themesDir: string;
   /** Where uploaded files live (UPLOAD_STORAGE): `disk` under uploadDir (default) or `database` (PostgreSQL). */
   uploadStorage: UploadStorageKind;
+  /** Largest image the media library takes, in bytes (MEDIA_MAX_MB, default 10). */
+  mediaMaxBytes: number;
   logLevel: string;
   passwordHashCost: number;
   passwordHashThreads: number;
@@ -153,6 +155,7 @@ interface Env extends DatabaseEnv {
   UPLOAD_DIR?: string;
   THEMES_DIR?: string;
   UPLOAD_STORAGE: UploadStorageKind;
+  MEDIA_MAX_MB: number;
   LOG_LEVEL: string;
   PASSWORD_HASH_COST: number;
   PASSWORD_HASH_THREADS?: number;
@@ -238,6 +241,8 @@ const envSchema = Joi.object<Env>({
   REVISIONS_KEEP_DRAFTS: Joi.number().integer().min(1).max(100000).default(50),
   // Under the minute after which an editor counts as gone, with room for a late beat.
   PAGE_PRESENCE_INTERVAL_MS: Joi.number().integer().min(200).max(30_000).default(20_000),
+  // Megabytes, fractions allowed; a file is held in memory while it is checked and resized.
+  MEDIA_MAX_MB: Joi.number().min(0.1).max(100).default(10),
   // Megabytes, fractions allowed (0.5); 0 turns the public read cache off.
   PAGE_CACHE_MB: Joi.number().min(0).max(65536).default(32),
   // A year at most, as for any max-age.
@@ -369,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: value.MAIL_FROM ?? `"${appName.replace(/"/g, '')}" <no-reply@localhost>`,
     uploadDir: path.resolve(projectRoot, value.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
     uploadStorage: value.UPLOAD_STORAGE,
+    mediaMaxBytes: Math.floor(value.MEDIA_MAX_MB * 1024 * 1024),
     themesDir: path.resolve(value.THEMES_DIR ?? path.join('data', 'themes')),
     logLevel: value.LOG_LEVEL,
     passwordHashCost: value.PASSWORD_HASH_COST,

@@ -9,7 +9,8 @@ import type Multer from 'multer';
 import { PayloadTooLargeError, ValidationError } from './errors.js';
 import { lazyRequire } from './lazy-require.js';
 import { uploadMessages } from './messages.js';
-import { detectImageType, IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES, type UploadedImage } from './uploads.js';
+import { imageSize, MAX_IMAGE_PIXELS } from './image-size.js';
+import { detectImageType, IMAGE_CONTENT_TYPES, type UploadedImage } from './uploads.js';
 
 const multer = lazyRequire<typeof Multer>('multer');
 
@@ -40,28 +41,32 @@ export interface FormImagesOptions {
 // kept. Past this, the request itself is refused (413): a form is not a file transfer.
 const REQUEST_MAX_BYTES = 32 * 1024 * 1024;
 
-/** A multer storage engine keeping each file in memory up to the limit and checking it. */
-function checkingStorage(): Multer.StorageEngine {
+/** A file of the form, checked as the media library's uploads are: size (MEDIA_MAX_MB), type, pixels (from its header). */
+async function checkedFile(buffer: Buffer, size: number, maxBytes: number, originalName: string): Promise<FormImage> {
+  if (size > maxBytes) return { refused: uploadMessages.mediaTooLarge(maxBytes) };
+  const type = detectImageType(buffer);
+  if (!type) return { refused: uploadMessages.notAnImage };
+  const pixels = await imageSize(buffer);
+  if (pixels && pixels.width * pixels.height > MAX_IMAGE_PIXELS) return { refused: uploadMessages.tooManyPixels(pixels, MAX_IMAGE_PIXELS) };
+  return { image: { buffer, type, contentType: IMAGE_CONTENT_TYPES[type], size, originalName, ...pixels } };
+}
+
+/** A multer storage engine keeping each file in memory up to `maxBytes` and checking it. */
+function checkingStorage(maxBytes: number): Multer.StorageEngine {
   return {
     _handleFile(_req, file, callback) {
       const chunks: Buffer[] = [];
       let size = 0;
       file.stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= MAX_IMAGE_BYTES + 1) chunks.push(chunk);
+        if (size <= maxBytes + 1) chunks.push(chunk);
       });
       file.stream.on('error', callback);
       file.stream.on('end', () => {
-        const buffer = Buffer.concat(chunks);
-        let checked: FormImage;
-        if (size > MAX_IMAGE_BYTES) checked = { refused: uploadMessages.tooLarge };
-        else {
-          const type = detectImageType(buffer);
-          checked = type
-            ? { image: { buffer, type, contentType: IMAGE_CONTENT_TYPES[type], size, originalName: file.originalname } }
-            : { refused: uploadMessages.notAnImage };
-        }
-        callback(null, { checked } as Partial<Express.Multer.File>);
+        void checkedFile(Buffer.concat(chunks), size, maxBytes, file.originalname).then(
+          (checked) => callback(null, { checked } as Partial<Express.Multer.File>),
+          (error: unknown) => callback(error as Error),
+        );
       });
     },
     _removeFile(_req, _file, callback) {
@@ -70,11 +75,12 @@ function checkingStorage(): Multer.StorageEngine {
   };
 }
 
-export function parseFormImages(options: FormImagesOptions): RequestHandler {
+/** `maxFileBytes`: the media library's limit (MEDIA_MAX_MB), which these files join. */
+export function parseFormImages(options: FormImagesOptions, maxFileBytes: number): RequestHandler {
   let parser: RequestHandler | undefined;
   const parse = () =>
     (parser ??= multer()({
-      storage: checkingStorage(),
+      storage: checkingStorage(maxFileBytes),
       limits: { files: options.maxFiles, fields: options.fields, fieldSize: options.fieldSize, parts: options.fields + options.maxFiles, headerPairs: 100 },
       fileFilter: (_req, file, accept) => accept(null, options.field.test(file.fieldname)),
     }).any());

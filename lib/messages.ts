@@ -94,8 +94,21 @@ export const auditMessages = {
   badCursor: 'Le curseur de pagination n’est pas valide : reprendre la liste depuis le début.',
 } as const;
 
+/** 10485760 → «10», 1572864 → «1,5». */
+function megabytes(bytes: number): string {
+  return frenchNumber(Math.round((bytes / (1024 * 1024)) * 10) / 10);
+}
+
+function frenchNumber(value: number): string {
+  // Thin groups (U+202F) and a decimal comma, as French typography writes them.
+  return value.toLocaleString('fr-FR').replace(/\s/g, '\u202f');
+}
+
 export const uploadMessages = {
   tooLarge: 'Le fichier dépasse la taille maximale de 2 Mo.',
+  mediaTooLarge: (bytes: number) => `L’image dépasse la taille maximale de ${megabytes(bytes)} Mo.`,
+  tooManyPixels: (size: { width: number; height: number }, max: number) =>
+    `L’image fait ${frenchNumber(size.width)} × ${frenchNumber(size.height)} pixels\u00a0: ${frenchNumber(max / 1_000_000)} mégapixels au plus sont acceptés.`,
   notAnImage: 'Seules les images PNG, JPEG et WebP sont acceptées.',
   notMultipart: 'Le fichier doit être envoyé en multipart/form-data.',
   missingFile: 'Aucun fichier reçu.',

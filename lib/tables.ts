@@ -365,6 +365,44 @@ export interface MediaRow {
   uploaded_by: number | null;
   created_at: Date;
   updated_at: Date;
+  /** Pixels, upright (EXIF orientation applied); null until read (no sharp, or an unreadable file). */
+  width: number | null;
+  height: number | null;
+  /** The focal point, in percent of the width and the height (50/50: the centre). */
+  focal_x: number;
+  focal_y: number;
+  /** Made by services/pages-media-renditions.ts: stored names beside the original. */
+  renditions: StoredRendition[];
+  crops: StoredCrops;
+}
+/** A resized copy of a media, in one format. */
+export interface StoredRendition {
+  width: number;
+  height: number;
+  format: 'avif' | 'webp' | 'jpeg' | 'png';
+  name: string;
+}
+/** A crop around the focal point it was made for. */
+export interface StoredCrop {
+  name: string;
+  width: number;
+  height: number;
+  focal: [number, number];
+}
+/** Crops around the focal point: the shared link's card (1200 × 630) and the square thumbnail. */
+export interface StoredCrops {
+  social?: StoredCrop;
+  square?: StoredCrop;
+}
+export interface MediaJobRow {
+  media_id: number;
+  generation: number;
+  requested_at: Date;
+  lease_token: string | null;
+  leased_until: Date | null;
+  attempts: number;
+  last_error: string | null;
+  done_at: Date | null;
 }
 export interface MediaInsert {
   id?: number;
@@ -377,6 +415,13 @@ export interface MediaInsert {
   uploaded_by?: number | null;
   created_at?: TimestampInput;
   updated_at?: TimestampInput;
+  width?: number | null;
+  height?: number | null;
+  focal_x?: number;
+  focal_y?: number;
+  /** JSON text, as PageInsert.blocks. */
+  renditions?: string;
+  crops?: string;
 }
 
 /** One row (id 1): moved forward by every page write; the sitemap's ETag and Last-Modified. */
@@ -673,6 +718,7 @@ export interface AppTables {
   app_auth_form_drafts: Table<FormDraftRow, FormDraftInsert>;
   app_pages: Table<PageRow, PageInsert>;
   app_pages_media: Table<MediaRow, MediaInsert>;
+  app_pages_media_jobs: Table<MediaJobRow>;
   app_page_revisions: Table<PageRevisionRow, PageRevisionInsert>;
   app_page_presence: Table<PagePresenceRow>;
   app_pages_tree_state: Table<PageTreeStateRow, PageTreeStateInsert>;

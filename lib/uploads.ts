@@ -1,5 +1,7 @@
 // Image uploads, shared by the profile picture and the pages module's media library.
-// multer keeps the file in memory (2 MB at most), so a refused upload is never stored;
+// multer keeps the file in memory (2 MB at most for a profile picture, MEDIA_MAX_MB for
+// the media library), so a refused upload is never stored; an image over 50 megapixels
+// (read from its header, lib/image-size.ts) is refused before anything decodes it;
 // the type is read from the file's first bytes, never from its name or the client's
 // Content-Type; accepted files are stored with a generated name through ctx.uploads
 // (lib/upload-storage.ts: under UPLOAD_DIR or in PostgreSQL, per UPLOAD_STORAGE) and
@@ -13,6 +15,7 @@ import { lazyRequire } from './lazy-require.js';
 const multer = lazyRequire<typeof Multer>('multer');
 import type { AppContext } from './context.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors.js';
+import { imageSize, MAX_IMAGE_PIXELS } from './image-size.js';
 import { UPLOAD_FOLDER, UPLOADS_URL_PREFIX, storedName } from './upload-names.js';
 import { uploadMessages } from './messages.js';
 
@@ -44,7 +47,13 @@ export interface UploadedImage {
   contentType: string;
   size: number;
   originalName: string;
+  /** Upright pixels from the header; absent when they could not be read (no sharp, an unreadable header). */
+  width?: number;
+  height?: number;
 }
+
+/** Which limits an upload row applies: the profile picture's (2 MB, 413) or the media library's (MEDIA_MAX_MB, 400 naming it). */
+export type UploadLimit = 'picture' | 'media';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -56,10 +65,15 @@ declare global {
   }
 }
 
-function multerError(error: unknown): unknown {
+function multerError(error: unknown, mediaMaxBytes: number | undefined): unknown {
   if (!(error instanceof multer().MulterError)) return error;
   switch (error.code) {
     case 'LIMIT_FILE_SIZE':
+      if (mediaMaxBytes !== undefined) {
+        const message = uploadMessages.mediaTooLarge(mediaMaxBytes);
+        return new ValidationError(message, { code: 'image_too_large', details: [{ field: error.field ?? 'file', message }] });
+      }
+      return new PayloadTooLargeError(uploadMessages.tooLarge);
     case 'LIMIT_PART_COUNT':
     case 'LIMIT_FIELD_VALUE':
       return new PayloadTooLargeError(uploadMessages.tooLarge);
@@ -68,32 +82,55 @@ function multerError(error: unknown): unknown {
   }
 }
 
+/** The checked image of a multipart file, or the refusal: not an image (415), too many pixels (400). */
+async function checkedImage(file: Express.Multer.File, field: string): Promise<UploadedImage> {
+  const type = detectImageType(file.buffer);
+  if (!type) throw new UnsupportedMediaTypeError(uploadMessages.notAnImage);
+  const size = await imageSize(file.buffer);
+  if (size && size.width * size.height > MAX_IMAGE_PIXELS) {
+    const message = uploadMessages.tooManyPixels(size, MAX_IMAGE_PIXELS);
+    throw new ValidationError(message, { code: 'image_too_many_pixels', details: [{ field, message }] });
+  }
+  return { buffer: file.buffer, type, contentType: IMAGE_CONTENT_TYPES[type], size: file.size, originalName: file.originalname, ...size };
+}
+
 /**
- * Middleware: accepts one multipart file in `field` (2 MB at most, PNG/JPEG/WebP by
- * magic bytes) and leaves it in req.image. Oversized → 413, wrong type or not
- * multipart → 415, no file or another field → 400. Nothing is written to disk here.
+ * Middleware: accepts one multipart file in `field` (PNG/JPEG/WebP by magic bytes, 50
+ * megapixels at most) and leaves it in req.image. A profile picture over 2 MB → 413; a
+ * media over `mediaMaxBytes` (MEDIA_MAX_MB) → 400 naming the limit, as for the pixels;
+ * wrong type or not multipart → 415, no file or another field → 400. Nothing is
+ * written to disk here.
  */
-export function parseImageUpload(field: string, options: { maxBytes?: number } = {}): RequestHandler {
+function parseImageUpload(field: string, options: { mediaMaxBytes?: number } = {}): RequestHandler {
+  const { mediaMaxBytes } = options;
   // Made by the first upload of this route (multer loads then).
   let parser: RequestHandler | undefined;
   const parse = () =>
     (parser ??= multer()({
       storage: multer().memoryStorage(),
-      limits: { fileSize: options.maxBytes ?? MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12, headerPairs: 100 },
+      limits: { fileSize: mediaMaxBytes ?? MAX_IMAGE_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12, headerPairs: 100 },
     }).single(field));
   return function parseImageUploadMiddleware(req: Request, res: Response, next: NextFunction): void {
     if (!req.is('multipart/form-data')) return next(new UnsupportedMediaTypeError(uploadMessages.notMultipart));
     void parse()(req, res, (error?: unknown) => {
-      if (error) return next(multerError(error));
+      if (error) return next(multerError(error, mediaMaxBytes));
       const file = req.file;
       if (!file)
         return next(new ValidationError(uploadMessages.missingFile, { code: 'missing_file', details: [{ field, message: uploadMessages.missingFile }] }));
-      const type = detectImageType(file.buffer);
-      if (!type) return next(new UnsupportedMediaTypeError(uploadMessages.notAnImage));
-      req.image = { buffer: file.buffer, type, contentType: IMAGE_CONTENT_TYPES[type], size: file.size, originalName: file.originalname };
-      next();
+      checkedImage(file, field).then(
+        (image) => {
+          req.image = image;
+          next();
+        },
+        (refusal: unknown) => next(refusal),
+      );
     });
   };
+}
+
+/** The parser of an upload row, with the limits its `limit` names. */
+export function uploadParserFor(ctx: AppContext, upload: { field: string; limit?: UploadLimit }): RequestHandler {
+  return parseImageUpload(upload.field, upload.limit === 'media' ? { mediaMaxBytes: ctx.config.mediaMaxBytes } : {});
 }
 
 export interface StoredFile {

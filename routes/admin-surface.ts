@@ -7,7 +7,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
 import { parseFormImages } from '../lib/form-images.js';
-import { parseImageUpload } from '../lib/uploads.js';
+import { uploadParserFor, type UploadLimit } from '../lib/uploads.js';
 import { createCrossSiteRefusal } from '../middleware/cross-site.js';
 import type { Csrf } from '../middleware/csrf.js';
 import type { Surface } from './define.js';
@@ -18,8 +18,8 @@ import { formFailures, formReached } from './form-failure.js';
  * checked after parsing; an upload refused for its size or type is the form's
  * failure (its page shows the message), a missing or wrong token is not.
  */
-function parseUploadOfForm(field: string): RequestHandler {
-  const parse = parseImageUpload(field);
+function parseUploadOfForm(ctx: AppContext, upload: { field: string; limit?: UploadLimit }): RequestHandler {
+  const parse = uploadParserFor(ctx, upload);
   return function parseFormUpload(req: Request, res: Response, next: NextFunction): void {
     parse(req, res, (error?: unknown) => {
       if (error) res.locals.formReached = true;
@@ -37,7 +37,7 @@ export function adminSurface(ctx: AppContext, csrf: Csrf): Surface {
     forms: { limit: '100kb', fields: 500 },
     prepare(row) {
       if (row.method === 'get') return [];
-      const upload = row.upload ? [parseUploadOfForm(row.upload.field)] : row.formImages ? [parseFormImages(row.formImages)] : [];
+      const upload = row.upload ? [parseUploadOfForm(ctx, row.upload)] : row.formImages ? [parseFormImages(row.formImages, ctx.config.mediaMaxBytes)] : [];
       return [refuseCrossSite, ...upload, csrf.verifyToken, formReached];
     },
     failure: formFailures(ctx, csrf),

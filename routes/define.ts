@@ -10,6 +10,7 @@ import type { AppContext } from '../lib/context.js';
 import type { RateLimitedOperation } from '../lib/config.js';
 import type { FormImagesOptions } from '../lib/form-images.js';
 import type { Origin } from '../lib/origin.js';
+import type { UploadLimit } from '../lib/uploads.js';
 import { prepareSchema, validatePrepared } from '../lib/validation.js';
 import { ForbiddenError } from '../lib/errors.js';
 import { requireAnyPermission, requirePermission, requireUser } from '../middleware/require-auth.js';
@@ -82,8 +83,11 @@ export interface Route<P = Record<string, never>, Q = Record<string, never>, B =
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.ObjectSchema<B>;
-  /** multipart/form-data with one image in this field (parsed before the body is validated). */
-  upload?: { field: string };
+  /**
+   * multipart/form-data with one image in this field (parsed before the body is
+   * validated), under the limits `limit` names (lib/uploads.ts: a profile picture's by default).
+   */
+  upload?: { field: string; limit?: UploadLimit };
   /**
    * An HTML form that may come as multipart/form-data with images among its fields
    * (lib/form-images.ts): refused files are left for the handler, the rest is read.

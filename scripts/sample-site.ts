@@ -1,10 +1,13 @@
 // A small realistic site for `npm run lighthouse` and the themes' screenshots: a home
-// page with paragraphs, a heading, a captioned picture and a list; a guide four levels
+// page with paragraphs, a heading, a captioned picture and a list; a gallery of three
+// photographs of 2400 × 1600 (grainy, so that they weigh what photographs weigh: about
+// 1 MB each as JPEG) under «Ateliers», for the responsive images; a guide four levels
 // deep whose last level has siblings (the documentation theme's previous/next links); a
 // few root pages for the menu; a tagline, an accent colour and a footer. Made through the
 // models, as the admin screens would. Once the documentation theme is active, the depth-4
 // page becomes one of its guides with a callout, through the admin API (the theme's
 // template and block type are known to the pages module only while it is active).
+import sharp from 'sharp';
 import { inTransaction, type AppContext } from '../lib/context.js';
 import { ValidationError } from '../lib/errors.js';
 import type { Block } from '../models/pages/blocks.js';
@@ -20,11 +23,53 @@ export const THEMES = ['default', 'docs'] as const;
 export interface SampleSite {
   homePath: '/';
   depthFourPath: string;
+  /** A page showing three photographs. */
+  galleryPath: string;
   /**
    * Makes `theme` the active one, as the settings screen would (then, for `docs`, makes the
    * depth-4 page a guide with a callout); a refusal's message when it cannot be (not installed).
    */
   useTheme(theme: string): Promise<string | undefined>;
+}
+
+/** A photograph-like picture: a landscape in `colours` (sky, hills, foreground) with grain. */
+async function grainyPhoto(colours: [string, string, string], width = 2400, height = 1600): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 1200 800">
+  <defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${colours[0]}"/><stop offset="1" stop-color="#f4e6d2"/></linearGradient></defs>
+  <rect width="1200" height="800" fill="url(#s)"/>
+  <circle cx="860" cy="200" r="80" fill="#fff4da"/>
+  <path d="M0 520 C200 430 420 500 640 450 S1000 400 1200 470 V800 H0 Z" fill="${colours[1]}"/>
+  <path d="M0 650 C260 590 560 660 820 610 S1100 600 1200 630 V800 H0 Z" fill="${colours[2]}"/>
+</svg>`;
+  const grain = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } } })
+    .png()
+    .toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: grain, blend: 'soft-light' }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+/** The gallery's page: three photographs between paragraphs. */
+async function makeGallery(ctx: AppContext, parentId: number): Promise<string> {
+  const pictures: Array<{ name: string; colours: [string, string, string]; alt: string }> = [
+    { name: 'canal.jpg', colours: ['#6f9bd1', '#7d9c5a', '#4e6b35'], alt: 'Le canal au printemps, vu de l’atelier' },
+    { name: 'four.jpg', colours: ['#e39a5b', '#a0543a', '#5f2e22'], alt: 'Le four à bois un soir de cuisson' },
+    { name: 'collines.jpg', colours: ['#9fb7d9', '#8a8f6a', '#555b3d'], alt: 'Les collines où la terre est extraite' },
+  ];
+  const blocks: Block[] = [{ type: 'paragraph', text: 'Quelques images de l’atelier et de ses environs, au fil des saisons.' }];
+  for (const picture of pictures) {
+    const photo = await grainyPhoto(picture.colours);
+    const media = await addMedia(
+      ctx,
+      null,
+      { buffer: photo, type: 'jpeg', contentType: 'image/jpeg', size: photo.length, originalName: picture.name, width: 2400, height: 1600 },
+      { alt: picture.alt, caption: picture.alt },
+    );
+    blocks.push({ type: 'image', media_id: media.id }, { type: 'paragraph', text: LOREM.practical });
+  }
+  const page = await createPage(ctx, { title: 'Galerie', slug: 'galerie', parent_id: parentId, seo: { description: 'L’atelier en images.' }, blocks });
+  return `/ateliers/${page.slug}`;
 }
 
 /** The depth-4 page as a guide of the documentation theme, with a callout, saved as an editor would through the API. */
@@ -118,7 +163,8 @@ export async function seedSampleSite(ctx: AppContext, baseUrl: string): Promise<
     blocks: kneadingBlocks(),
   });
   await createPage(ctx, { title: 'Conserver la terre', slug: 'conserver-la-terre', parent_id: clay.id, seo: seo('Humidité, sacs et seaux.') });
-  await createPage(ctx, { title: 'Ateliers', slug: 'ateliers', seo: seo('Les cours de la semaine et les stages.') });
+  const workshops = await createPage(ctx, { title: 'Ateliers', slug: 'ateliers', seo: seo('Les cours de la semaine et les stages.') });
+  const galleryPath = await makeGallery(ctx, workshops.id);
   await createPage(ctx, { title: 'Contact', slug: 'contact', seo: seo('Nous écrire, nous trouver.') });
   await inTransaction(ctx, (tx) =>
     updateSettings(
@@ -132,6 +178,7 @@ export async function seedSampleSite(ctx: AppContext, baseUrl: string): Promise<
   return {
     homePath: '/',
     depthFourPath,
+    galleryPath,
     async useTheme(theme) {
       try {
         await inTransaction(ctx, (tx) => updateSettings(tx, { theme }, null));

@@ -12,13 +12,25 @@ export interface MediaTexts {
   caption?: string;
 }
 
-/** Stores the checked image under `media/` (ctx.uploads) and records it; a failed insert removes the file. */
+/**
+ * Stores the checked image under `media/` (ctx.uploads) and records it, asking for its
+ * renditions (made in the background: services/pages-media-renditions.ts); a failed
+ * insert removes the file.
+ */
 export async function addMedia(ctx: AppContext, actor: Actor | null, image: UploadedImage, texts: MediaTexts): Promise<Media> {
   const stored = await storeImage(ctx, image, 'media');
   try {
     return await insertMedia(
       ctx,
-      { filename: stored.path, original_name: image.originalName.slice(0, 255), mime_type: stored.contentType, size: stored.size, ...texts },
+      {
+        filename: stored.path,
+        original_name: image.originalName.slice(0, 255),
+        mime_type: stored.contentType,
+        size: stored.size,
+        width: image.width ?? null,
+        height: image.height ?? null,
+        ...texts,
+      },
       actor,
     );
   } catch (error) {
@@ -28,17 +40,23 @@ export async function addMedia(ctx: AppContext, actor: Actor | null, image: Uplo
 }
 
 /**
- * Deletes a media no page uses (409 `media_in_use` otherwise), then its file. With
- * database storage the bytes go in the row's transaction; a file on disk is removed
- * once the row is gone, best effort (a failure is only logged).
+ * Deletes a media no page uses (409 `media_in_use` otherwise), then its files (the
+ * original, its renditions and crops). With database storage the bytes go in the row's
+ * transaction; files on disk are removed once the row is gone, best effort (a failure
+ * is only logged). Renditions being made meanwhile are removed by their maker, which
+ * finds the row gone.
  */
 export async function removeMedia(ctx: AppContext, id: number, actor: Actor | null = null): Promise<Media> {
-  const media = await inTransaction(ctx, async (tx) => {
+  const { files, ...media } = await inTransaction(ctx, async (tx) => {
     const removed = await deleteMedia(tx, id, actor);
-    const name = storedName(removed.filename);
-    if (name) await tx.uploads.database.remove(name, tx.db);
+    for (const file of removed.files) {
+      const name = storedName(file);
+      if (name) await tx.uploads.database.remove(name, tx.db);
+    }
     return removed;
   });
-  await removeStoredFile(ctx, media.filename).catch((error: unknown) => ctx.logger.warn({ err: error, mediaId: media.id }, 'media file could not be removed'));
+  for (const file of files) {
+    await removeStoredFile(ctx, file).catch((error: unknown) => ctx.logger.warn({ err: error, mediaId: media.id, file }, 'media file could not be removed'));
+  }
   return media;
 }

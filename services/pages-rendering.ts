@@ -8,6 +8,7 @@ import type { AppContext } from '../lib/context.js';
 import { renderView } from '../lib/views.js';
 import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.js';
 import { catalogFor, type PageCatalog } from '../models/pages/catalog.js';
+import type { Picture } from '../models/pages/media-pictures.js';
 import { readRenderFacts, type NavigationLink, type RenderFacts } from '../models/pages/navigation.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
 import { siteLook } from '../models/settings/store.js';
@@ -142,7 +143,11 @@ export async function renderPage(
   }
   const seo = page.seo && typeof page.seo === 'object' ? page.seo : {};
   const firstImage = blocks.find((block) => block.type === 'image');
-  const image = safeHref(seo.image) ?? (firstImage?.url as string | undefined);
+  // The first picture is likely the largest paint: fetched at once, never lazily.
+  if (firstImage) firstImage.first = true;
+  // Its card cropped around the focal point once made, else the picture itself.
+  const card = (firstImage?.picture as Picture | null | undefined)?.social ?? undefined;
+  const image = safeHref(seo.image) ?? card?.url ?? (firstImage?.url as string | undefined);
   const media = mediaIdsOf(page.blocks);
   const facts = await readRenderFacts(ctx, media, site.home_page_id);
   const isHome = url === '/';
@@ -169,8 +174,9 @@ export async function renderPage(
       description: nonEmpty(seo.description),
       canonical: preview ? undefined : absoluteUrl(ctx.config.baseUrl, url),
       image: shownImage ? absoluteUrl(ctx.config.baseUrl, shownImage) : undefined,
+      imageSize: card && shownImage === card.url ? { width: card.width, height: card.height } : undefined,
       // The first image block's text alternative, when it is the picture shown.
-      imageAlt: shownImage !== undefined && shownImage === firstImage?.url ? nonEmpty(firstImage.alt) : undefined,
+      imageAlt: shownImage !== undefined && (shownImage === firstImage?.url || shownImage === card?.url) ? nonEmpty(firstImage?.alt) : undefined,
       noindex: preview !== undefined || seo.noindex === true || site.noindex,
     },
   });

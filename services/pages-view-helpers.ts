@@ -3,14 +3,15 @@
 // for a global, so the data functions are asynchronous filters, used with `set`:
 //   {% set children = page.id | listPublicChildPages %}
 //   {% set guide = ['docs', 'guide'] | getPublishedPageBySegments %}
-//   {% set picture = block.photo | media %}   (an `image` field: {url, alt, caption} or none)
+//   {% set photo = block.photo | media %}   (an `image` field: {url, alt, caption, width, height, picture} or none;
+//   `{% from "site/picture.njk" import picture %}{{ picture(photo.picture, photo.alt) }}` draws it responsive)
 // (in a loop, Nunjucks needs `asyncEach` around them). What they read is noted in the
 // render's `themeReads`, so a cached page that shows it is dropped when it changes.
 import nunjucks from 'nunjucks';
 import { withPublicReads, type AppContext } from '../lib/context.js';
 import { NotFoundError } from '../lib/errors.js';
 import { createParagraphMarkdown } from '../models/pages/markdown.js';
-import { getMedia } from '../models/pages/media.js';
+import { getMediaForView } from '../models/pages/media.js';
 import { getPublishedPageBySegments, listPublicChildPages } from '../models/pages/public.js';
 
 /** What a theme's views read beyond the page: pages shown, parents (0: the root) whose children are listed. */
@@ -84,8 +85,8 @@ export function installPageViewHelpers(views: nunjucks.Environment, ctx: AppCont
       if (typeof mediaId !== 'number' || !Number.isInteger(mediaId) || mediaId < 1) return done(null, null);
       const noted = readsOf(this);
       noted?.media.push(mediaId);
-      read(ctx, noted, (reads) => getMedia(reads, mediaId)).then(
-        (media) => done(null, { url: media.url, alt: media.alt, caption: media.caption }),
+      read(ctx, noted, (reads) => getMediaForView(reads, mediaId)).then(
+        (media) => done(null, media),
         (error: Error) => (error instanceof NotFoundError ? done(null, null) : done(error)),
       );
     },

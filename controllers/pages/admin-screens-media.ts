@@ -17,11 +17,18 @@ const MEDIA_PAGE_SIZE = 48;
 export interface MediaForm {
   alt: string;
   caption: string;
+  /** The focal point's fields (absent from the upload form: the centre then). */
+  focal_x?: number;
+  focal_y?: number;
 }
+
+const focalField = (label: string) => Joi.number().integer().min(0).max(100).empty('').label(label);
 
 export const mediaForm = Joi.object<MediaForm>({
   alt: text().trim().max(500).allow('').default('').label('Texte alternatif'),
   caption: text().trim().max(1000).allow('').default('').label('Légende'),
+  focal_x: focalField('Point focal, horizontal'),
+  focal_y: focalField('Point focal, vertical'),
 });
 
 export const mediaLibraryQuery = Joi.object<{ page: number }>({ page: Joi.number().integer().min(1).max(100_000).default(1) });
@@ -33,12 +40,14 @@ export async function showMediaLibrary(call: AnyCall, locals: FormLocals = {}, s
   const page = typeof requested === 'number' ? requested : 1;
   const { items, total } = await listMedia(call.ctx, { limit: MEDIA_PAGE_SIZE, offset: (page - 1) * MEDIA_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / MEDIA_PAGE_SIZE));
-  await renderAdmin(call, 'admin/pages/media-list.njk', { pageTitle: pageScreenTitles.media, items, total, page, pages, ...locals }, status);
+  const maxMegabytes = Math.round((call.ctx.config.mediaMaxBytes / (1024 * 1024)) * 10) / 10;
+  await renderAdmin(call, 'admin/pages/media-list.njk', { pageTitle: pageScreenTitles.media, items, total, page, pages, maxMegabytes, ...locals }, status);
 }
 
 // POST /admin/media (multipart: file, alt, caption)
 export async function uploadMediaForm(call: Call<Record<string, never>, Record<string, never>, MediaForm>): Promise<void> {
-  const media = await addMedia(call.ctx, actorOf(call), call.req.image!, call.body);
+  const { alt, caption } = call.body;
+  const media = await addMedia(call.ctx, actorOf(call), call.req.image!, { alt, caption });
   redirectWithFlash(call.req, call.res, `/admin/media/${media.id}`, mediaScreenMessages.uploaded);
 }
 
@@ -49,14 +58,24 @@ export async function showMediaItem(call: AnyCall, locals: FormLocals = {}, stat
   await renderAdmin(
     call,
     'admin/pages/media-edit.njk',
-    { pageTitle: pageScreenTitles.image(media.original_name), media, usage, values: { alt: media.alt, caption: media.caption }, ...locals },
+    {
+      pageTitle: pageScreenTitles.image(media.original_name),
+      media,
+      usage,
+      values: { alt: media.alt, caption: media.caption, focal_x: media.focal_point.x, focal_y: media.focal_point.y },
+      ...locals,
+    },
     status,
   );
 }
 
-// POST /admin/media/:id {alt, caption}
+// POST /admin/media/:id {alt, caption, focal_x?, focal_y?}
 export async function saveMediaItem(call: Call<{ id: number }, Record<string, never>, MediaForm>): Promise<void> {
-  const media = await updateMedia(call.ctx, call.params.id, call.body);
+  const { focal_x: x, focal_y: y, ...texts } = call.body;
+  // Both fields or neither: one alone keeps the other where it was.
+  const before = (x === undefined) !== (y === undefined) ? (await getMedia(call.ctx, call.params.id)).focal_point : undefined;
+  const focal_point = x === undefined && y === undefined ? undefined : { x: x ?? before!.x, y: y ?? before!.y };
+  const media = await updateMedia(call.ctx, call.params.id, { ...texts, ...(focal_point ? { focal_point } : {}) });
   redirectWithFlash(call.req, call.res, `/admin/media/${media.id}`, mediaScreenMessages.saved);
 }
 

@@ -4,7 +4,7 @@ import type { Call } from '../../routes/define.js';
 import { getMedia, listMedia, updateMedia } from '../../models/pages/media.js';
 import { addMedia, removeMedia } from '../../services/pages-media.js';
 import { actorOf } from './admin-call.js';
-import type { MediaTextsBody } from './schemas.js';
+import type { MediaEditBody, MediaTextsBody } from './schemas.js';
 
 type Id = { id: number };
 
@@ -26,8 +26,8 @@ export async function showMedia(call: Call<Id>): Promise<void> {
   call.res.json(await getMedia(call.ctx, call.params.id));
 }
 
-// PUT /app/api/admin/media/:id {alt?, caption?}
-export async function editMedia(call: Call<Id, Record<string, never>, MediaTextsBody>): Promise<void> {
+// PUT /app/api/admin/media/:id {alt?, caption?, focal_point?: {x, y}}
+export async function editMedia(call: Call<Id, Record<string, never>, MediaEditBody>): Promise<void> {
   call.res.json(await updateMedia(call.ctx, call.params.id, call.body));
 }
 

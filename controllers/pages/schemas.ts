@@ -103,7 +103,16 @@ export interface MediaTextsBody {
   caption?: string;
 }
 
+/** PUT /app/api/admin/media/:id: the texts and the focal point (whole percents of the width and the height). */
+export interface MediaEditBody extends MediaTextsBody {
+  focal_point?: { x: number; y: number };
+}
+
+const percent = Joi.number().integer().min(0).max(100).required();
+
 export const mediaTextsBody = Joi.object<MediaTextsBody>({
   alt: text().allow('').max(500),
   caption: text().allow('').max(1000),
 });
+
+export const mediaEditBody = (mediaTextsBody as Joi.ObjectSchema<MediaEditBody>).keys({ focal_point: Joi.object({ x: percent, y: percent }) });

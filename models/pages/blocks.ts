@@ -159,7 +159,13 @@ const BUILT_IN_BLOCK_TYPES: readonly BlockType[] = Object.freeze<BlockType[]>([
     // The URL comes from the media row (attachMedia), never from the stored block.
     extra: (stored) =>
       typeof stored.url === 'string' && stored.url.startsWith(UPLOADS_URL_PREFIX)
-        ? { url: stored.url, alt: typeof stored.alt === 'string' ? stored.alt : '', caption: typeof stored.caption === 'string' ? stored.caption : '' }
+        ? {
+            url: stored.url,
+            alt: typeof stored.alt === 'string' ? stored.alt : '',
+            caption: typeof stored.caption === 'string' ? stored.caption : '',
+            // Its sources and size (models/pages/media-pictures.ts), set by attachMedia like the URL.
+            picture: stored.picture && typeof stored.picture === 'object' ? stored.picture : null,
+          }
         : null,
   },
   {

@@ -14,7 +14,7 @@
 import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../../lib/context.js';
 import { RateLimitedError, UnsupportedMediaTypeError } from '../../lib/errors.js';
-import { parseImageUpload } from '../../lib/uploads.js';
+import { uploadParserFor } from '../../lib/uploads.js';
 import { createCrossSiteRefusal } from '../../middleware/cross-site.js';
 import { notFound, toAppError } from '../../middleware/error-handler.js';
 import { createRateLimiter } from '../../middleware/rate-limit.js';
@@ -85,7 +85,7 @@ function apiSurface(ctx: AppContext, session: RequestHandler[]): Surface {
     prepare(row) {
       const steps: RequestHandler[] = [];
       if (isWrite(row)) steps.push(refuseCrossSite, refuseNonJsonWrites(row), limiter);
-      steps.push(row.upload ? parseImageUpload(row.upload.field) : json);
+      steps.push(row.upload ? uploadParserFor(ctx, row.upload) : json);
       if (row.form) steps.push(form);
       return steps;
     },

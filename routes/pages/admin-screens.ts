@@ -155,7 +155,7 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       method: 'post',
       path: '/media',
       access: MANAGE,
-      upload: { field: 'file' },
+      upload: { field: 'file', limit: 'media' },
       body: media.mediaForm,
       form: { name: 'upload', rerender: media.showMediaLibrary },
       handler: media.uploadMediaForm,

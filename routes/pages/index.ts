@@ -21,6 +21,7 @@ import { reviewAdminRoutes, reviewApiRoutes } from './reviews.js';
 import { REVIEW_AUDIT_ACTIONS, REVIEW_DASHBOARD } from '../../controllers/pages/review-dashboard.js';
 import { startRevisionRetention } from '../../services/revision-retention.js';
 import { startScheduledPublishing } from '../../services/scheduled-publishing.js';
+import { startMediaRenditions } from '../../services/pages-media-renditions.js';
 import { installPageViewHelpers } from '../../services/pages-view-helpers.js';
 import { pagesSiteRoutes } from './site.js';
 
@@ -63,6 +64,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));
       site.backgroundJob({ name: 'scheduled publishing', start: (ctx) => startScheduledPublishing(ctx, { catalog }) });
       site.backgroundJob({ name: 'revision retention', start: startRevisionRetention });
+      site.backgroundJob({ name: 'media renditions', start: (ctx) => startMediaRenditions(ctx) });
       site.fieldLabels(PAGES_FIELD_LABELS);
       site.auditActions(PAGES_AUDIT_ACTIONS);
       site.auditTargets(PAGES_AUDIT_TARGETS);

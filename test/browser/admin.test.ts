@@ -198,7 +198,7 @@ describe('administration in a browser', function () {
 
         // The image, through the media library.
         await page.goto(`${baseUrl}/admin/media`);
-        await page.getByLabel('Image (PNG, JPEG ou WebP, 2 Mo au plus)').setInputFiles({ name: 'degrade.png', mimeType: 'image/png', buffer: samplePng() });
+        await page.getByLabel('Image (PNG, JPEG ou WebP, 10 Mo au plus)').setInputFiles({ name: 'degrade.png', mimeType: 'image/png', buffer: samplePng() });
         await page.getByLabel('Texte alternatif').fill('Un dégradé bleu');
         await page.getByLabel('Légende').fill('Dégradé de test');
         await page.getByRole('button', { name: 'Envoyer l’image' }).click();
@@ -275,7 +275,7 @@ describe('administration in a browser', function () {
     const { context, page } = await openContext(true);
     await logInThroughForm(page, 'ada@example.com', PASSWORD);
     await page.goto(`${baseUrl}/admin/media`);
-    await page.getByLabel('Image (PNG, JPEG ou WebP, 2 Mo au plus)').setInputFiles({ name: 'degrade.png', mimeType: 'image/png', buffer: samplePng() });
+    await page.getByLabel('Image (PNG, JPEG ou WebP, 10 Mo au plus)').setInputFiles({ name: 'degrade.png', mimeType: 'image/png', buffer: samplePng() });
     await page.getByLabel('Texte alternatif').fill('Un dégradé');
     await page.getByRole('button', { name: 'Envoyer l’image' }).click();
     await page.waitForURL(/\/admin\/media\/\d+$/);

@@ -3,7 +3,7 @@
 // nginx runs it (names, ports and certificates swapped for the test's own), and the
 // requests go through it over TLS. An image near the upload limit passes (nginx's own
 // limit is 1 MB without `client_max_body_size`, answered in English), a larger one gets
-// the site's French 413, plain HTTP and www. are redirected to BASE_URL's address, and
+// the site's French refusal of a file over the media limit, plain HTTP and www. are redirected to BASE_URL's address, and
 // the protocol and client address nginx forwards reach the app. Skipped, saying so,
 // where nginx or openssl is not installed (`apt-get install -y nginx`; .ci/run does).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -195,16 +195,16 @@ describe('the README’s nginx server block in front of the app', function () {
     });
   }
 
-  it('passes an image near the upload limit to the app, and answers a larger one with the site’s own 413', async () => {
+  it('passes an image near the media limit (MEDIA_MAX_MB, 10 MB) to the app, and a larger one too: the site’s own answer (400) names the limit', async () => {
     const cookie = await adminCookie();
-    const near = await uploadImage(cookie, 2_000_000);
+    const near = await uploadImage(cookie, 10_000_000);
     expect(near.status, near.body.toString()).to.equal(201);
     expect(JSON.parse(near.body.toString()).url).to.match(/^\/uploads\/media\/[0-9a-f]{32}\.png$/);
     expect(await ctx.db('app_pages_media').count({ n: '*' })).to.deep.equal([{ n: 1 }]);
-    const over = await uploadImage(cookie, 2_600_000);
-    expect(over.status).to.equal(413);
+    const over = await uploadImage(cookie, 10_600_000);
+    expect(over.status).to.equal(400);
     expect(over.headers['content-type']).to.match(/^application\/json/);
-    expect(JSON.parse(over.body.toString())).to.include({ code: 'payload_too_large' });
+    expect(JSON.parse(over.body.toString())).to.include({ code: 'image_too_large' });
   });
 
   it('hands the app the protocol and the client’s address: Secure __Host- cookies, HSTS, the address counted', async () => {

@@ -34,11 +34,13 @@ describe('media routes for image blocks (/app/api/admin/media)', () => {
     expect(Buffer.compare(served.body, PNG_BYTES)).to.equal(0);
   });
 
-  it('refuses a file that is not a PNG, JPEG or WebP by its bytes (415) and one over 2 MB (413)', async () => {
+  it('refuses a file that is not a PNG, JPEG or WebP by its bytes (415) and one over MEDIA_MAX_MB (400 naming the limit: 10 MB by default)', async () => {
     const fake = await upload(manager.cookie, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'image.png');
     expect(fake.status).to.equal(415);
-    const big = Buffer.concat([PNG_BYTES, Buffer.alloc(2 * 1024 * 1024 + 10)]);
-    expect((await upload(manager.cookie, big)).status).to.equal(413);
+    const big = Buffer.concat([PNG_BYTES, Buffer.alloc(10 * 1024 * 1024 + 10)]);
+    const refused = await upload(manager.cookie, big);
+    expect(refused.status).to.equal(400);
+    expect(refused.body).to.include({ code: 'image_too_large', error: 'L’image dépasse la taille maximale de 10 Mo.' });
     expect(await ctx.db('app_pages_media').count({ n: '*' })).to.deep.equal([{ n: 0 }]);
   });
 

@@ -61,6 +61,8 @@ describe('public pages: server functions, public routes, site', () => {
         url: '/uploads/media/0123456789abcdef0123456789abcdef.png',
         alt: 'Un chat',
         caption: 'Le chat',
+        // Its sources once renditions exist (none here: the row has no size yet).
+        picture: { src: '/uploads/media/0123456789abcdef0123456789abcdef.png', width: null, height: null, sources: [], srcset: null, social: null },
       });
       expect(withoutIds(page!.blocks[1])).to.deep.equal({ type: 'image', media_id: 999 });
     });
@@ -271,7 +273,8 @@ describe('public pages: server functions, public routes, site', () => {
       expect(html).to.include('<meta property="og:image:alt" content="Un phare">');
       expect(html).to.include('<meta name="twitter:card" content="summary_large_image">');
       expect(html).to.include('<h3 class="block block-heading">Intertitre</h3>');
-      expect(html).to.include('<img src="/uploads/media/0123456789abcdef0123456789abcdef.png" alt="Un phare" loading="lazy">');
+      // The page's first picture: fetched at once (its size unknown here: no renditions, no width and height).
+      expect(html).to.include('<img src="/uploads/media/0123456789abcdef0123456789abcdef.png" alt="Un phare" fetchpriority="high" decoding="async">');
       expect(html).to.include('<figcaption>Le phare</figcaption>');
       expect(html).to.match(/<ol class="block block-list">\s*<li>un<\/li><li>deux<\/li>/);
       expect(html).to.include('<a href="/p1">Retour</a>');
@@ -343,7 +346,7 @@ describe('public pages: server functions, public routes, site', () => {
       expect(res.text).to.not.include('ailleurs.example');
       expect(res.text).to.not.include('Faux');
       expect(res.text.match(/<img /g)).to.have.length(1);
-      expect(res.text).to.include(`<img src="${media.url}" alt="Vrai" loading="lazy">`);
+      expect(res.text).to.include(`<img src="${media.url}" alt="Vrai" fetchpriority="high" decoding="async">`);
       // The block's own text alternative (issue 23) wins over the library's; a decorative image has none.
       await storeRawPage(ctx, {
         title: 'Textes',
@@ -355,8 +358,8 @@ describe('public pages: server functions, public routes, site', () => {
       });
       const texts = await request(app).get('/textes');
       expect(texts.text)
-        .to.include(`<img src="${media.url}" alt="Le texte du bloc" loading="lazy">`)
-        .and.include(`<img src="${media.url}" alt="" loading="lazy">`);
+        .to.include(`<img src="${media.url}" alt="Le texte du bloc" fetchpriority="high" decoding="async">`)
+        .and.include(`<img src="${media.url}" alt="" loading="lazy" decoding="async">`);
       const page = await getPublishedPageBySegments(ctx, ['images']);
       expect(withoutIds(page!.blocks[1])).to.deep.equal({ type: 'image', media_id: 4242 });
       // The public JSON route carries no media data at all (SPEC B3), stored or not.
