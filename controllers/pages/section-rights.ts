@@ -4,7 +4,7 @@
 // validated, in one statement (the walk up from the page, and from the new parent of a
 // move or a creation, in the same statement); the answer is kept for the rest of the
 // request, so the use case's own questions (may it publish?) read nothing more.
-import { ForbiddenError } from '../../lib/errors.js';
+import { ForbiddenError, HiddenSubjectError } from '../../lib/errors.js';
 import { isPageAuthor } from '../../models/pages/authors.js';
 import { grantMessages } from '../../models/pages/grant-messages.js';
 import { sectionFacts, type SectionFacts } from '../../models/pages/grants.js';
@@ -59,6 +59,11 @@ function outside(message: string = grantMessages.outsideSection): ForbiddenError
   return new ForbiddenError(message, { code: 'outside_section' });
 }
 
+/** A page outside every section of the caller: not even its form's page is shown back. */
+function hidden(): ForbiddenError {
+  return new HiddenSubjectError(grantMessages.outsideSection, { code: 'outside_section' });
+}
+
 function pathId(call: AnyCall): number | null {
   const id = Number((call.params as { id?: unknown }).id);
   return Number.isSafeInteger(id) && id > 0 ? id : null;
@@ -83,7 +88,7 @@ export async function checkViewPage(call: AnyCall): Promise<void> {
   const id = pathId(call);
   if (id === null) return; // a list: the handler shows the caller's sections only
   const facts = (await sectionsOf(call, [id])).get(id);
-  if (facts && !facts.granted.includes('pages.view')) throw outside();
+  if (facts && !facts.granted.includes('pages.view')) throw hidden();
 }
 
 /**
@@ -107,7 +112,8 @@ export function checkPageRight(permission: string, own: string, notOwner: string
     if (!facts) return; // the use case answers 404
     if (siteWide(call, own) && mine(call, facts)) return;
     if (!holdsOn(call, facts, permission, own)) {
-      throw siteWide(call, own) || facts.granted.includes(own) ? new ForbiddenError(notOwner, { code: 'not_owner' }) : outside();
+      if (siteWide(call, own) || facts.granted.includes(own)) throw new ForbiddenError(notOwner, { code: 'not_owner' });
+      throw siteWide(call, 'pages.view') || facts.granted.includes('pages.view') ? outside() : hidden();
     }
     if (parent === undefined || parent === facts.parent_id) return;
     if (parent === null) throw outside(grantMessages.moveOutside);
