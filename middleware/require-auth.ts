@@ -45,7 +45,10 @@ export function requireAnyPermission(permissions: string[], scoped: string[] = [
     if (!req.user) return requireUser(req, res, next);
     const held = req.user.permissions;
     const heldScoped = req.user.scoped_permissions ?? [];
-    if (held.includes('admin.access') && (permissions.some((permission) => held.includes(permission)) || scoped.some((permission) => heldScoped.includes(permission)))) {
+    if (
+      held.includes('admin.access') &&
+      (permissions.some((permission) => held.includes(permission)) || scoped.some((permission) => heldScoped.includes(permission)))
+    ) {
       return next();
     }
     next(new ForbiddenError(authMessagesForGuards.forbidden));

@@ -60,7 +60,8 @@ function navigationFor(ctx: AppContext, req: Request): NavEntry[] {
   if (held.has('admin.access')) {
     for (const section of sectionOrder(ctx)) {
       for (const screen of ctx.site.adminScreens.get(section) ?? []) {
-        if (held.has(screen.permission) || (screen.scoped && scoped.has(screen.permission))) entries.push({ href: screen.href, label: screen.label, current: isCurrent(screen.href, path) });
+        if (held.has(screen.permission) || (screen.scoped && scoped.has(screen.permission)))
+          entries.push({ href: screen.href, label: screen.label, current: isCurrent(screen.href, path) });
       }
     }
   }

@@ -9,7 +9,7 @@ import { getPage } from '../../models/pages/pages.js';
 import { grantMessages } from '../../models/pages/grant-messages.js';
 import { grantChoices, grantJson, grantOnPage, grantsOn, withdrawGrant } from '../../models/pages/grants.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
-import { redirectWithFlash, renderAdmin } from '../admin/shell.js';
+import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
 import { actorOf } from './admin-call.js';
 
 type PageId = { id: number };
@@ -67,7 +67,7 @@ const screenHref = (pageId: number) => `/admin/pages/${pageId}/permissions`;
 
 // GET /admin/pages/:id/permissions (also the page shown again on a refusal)
 export async function showGrants(call: AnyCall, locals: FormLocals = {}, status = 200): Promise<void> {
-  const pageId = Number(call.params.id);
+  const pageId = pathId(call);
   const page = await getPage(call.ctx, pageId);
   const [grants, choices] = await Promise.all([grantsOn(call.ctx, pageId), grantChoices(call.ctx)]);
   const labels = new Map(choices.permissions.map((permission) => [permission.key, permission.label]));

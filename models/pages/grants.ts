@@ -86,8 +86,10 @@ export async function grantOnPage(ctx: AppContext, pageId: number, roleId: numbe
     const page = await tx.db(PAGES_TABLE).where({ id: pageId }).first('id', 'title');
     if (!page) throw new NotFoundError(pageMessages.pageNotFound);
     const role = await tx.db('app_auth_roles').where({ id: roleId }).first('id', 'name', 'label');
-    if (!role) throw new ValidationError(grantMessages.roleNotFound, { code: 'role_not_found', details: [{ field: 'role_id', message: grantMessages.roleNotFound }] });
-    if (role.name === 'admin') throw new ValidationError(grantMessages.adminRole, { code: 'admin_role', details: [{ field: 'role_id', message: grantMessages.adminRole }] });
+    if (!role)
+      throw new ValidationError(grantMessages.roleNotFound, { code: 'role_not_found', details: [{ field: 'role_id', message: grantMessages.roleNotFound }] });
+    if (role.name === 'admin')
+      throw new ValidationError(grantMessages.adminRole, { code: 'admin_role', details: [{ field: 'role_id', message: grantMessages.adminRole }] });
     const { rows } = await tx.db.raw<{ rows: Array<{ id: number }> }>(
       `INSERT INTO app_page_grants (page_id, role_id, permissions, created_at, created_by) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (page_id, role_id) DO UPDATE SET permissions = EXCLUDED.permissions
@@ -198,9 +200,15 @@ export function sectionPagesCte(writable = false): string {
 }
 
 /** What the grants screen offers: the roles a grant may go to (every one but admin), and the grantable permissions' labels. */
-export async function grantChoices(ctx: AppContext): Promise<{ roles: Array<{ id: number; label: string }>; permissions: Array<{ key: string; label: string }> }> {
+export async function grantChoices(
+  ctx: AppContext,
+): Promise<{ roles: Array<{ id: number; label: string }>; permissions: Array<{ key: string; label: string }> }> {
   const [roles, permissions] = await Promise.all([
-    ctx.db('app_auth_roles').whereNot({ name: 'admin' }).orderBy([{ column: 'label' }, { column: 'id' }]).select<Array<{ id: number; label: string }>>('id', 'label'),
+    ctx
+      .db('app_auth_roles')
+      .whereNot({ name: 'admin' })
+      .orderBy([{ column: 'label' }, { column: 'id' }])
+      .select<Array<{ id: number; label: string }>>('id', 'label'),
     ctx
       .db('app_auth_permissions')
       .whereIn('key', [...GRANTABLE_PERMISSIONS])

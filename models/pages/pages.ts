@@ -172,7 +172,8 @@ export async function listPages(ctx: AppContext, options: ListPagesOptions = {})
   const { visibility, parentId, limit = 100, offset = 0, withinSectionsOf } = options;
   const filtered = () => {
     const query = ctx.db(PAGES_TABLE);
-    if (withinSectionsOf !== undefined) query.whereRaw(`id IN (WITH RECURSIVE ${sectionPagesCte()} SELECT id FROM section_pages)`, [withinSectionsOf, withinSectionsOf]);
+    if (withinSectionsOf !== undefined)
+      query.whereRaw(`id IN (WITH RECURSIVE ${sectionPagesCte()} SELECT id FROM section_pages)`, [withinSectionsOf, withinSectionsOf]);
     if (visibility) query.where({ visibility });
     if (parentId !== undefined) query.whereRaw('COALESCE(parent_id, 0) = ?', [parentId ?? 0]);
     return query;

@@ -44,7 +44,13 @@ export async function sectionRootRows(ctx: AppContext, userId: number): Promise<
 }
 
 /** A search of the tree screen inside the user's sections: one page of matches in title order. */
-export async function findSectionPages(ctx: AppContext, userId: number, search: PageSearch, limit: number, offset = 0): Promise<{ rows: TreeRow[]; more: boolean }> {
+export async function findSectionPages(
+  ctx: AppContext,
+  userId: number,
+  search: PageSearch,
+  limit: number,
+  offset = 0,
+): Promise<{ rows: TreeRow[]; more: boolean }> {
   const filter = searchFilter(search);
   const where = filter.sql ? `${filter.sql} AND` : 'WHERE';
   const { rows } = await ctx.db.raw<{ rows: TreeRow[] }>(

@@ -26,7 +26,12 @@ interface Action {
 const row = async (w: SectionWorld, id: number) => w.ctx.db('app_pages').where({ id }).first();
 const draftTitle = async (w: SectionWorld, id: number) => {
   const page = (await row(w, id))!;
-  return (await w.ctx.db('app_page_revisions').where({ page_id: id, number: page.draft_revision as number }).first())?.title;
+  return (
+    await w.ctx
+      .db('app_page_revisions')
+      .where({ page_id: id, number: page.draft_revision as number })
+      .first()
+  )?.title;
 };
 const inAnHour = (w: SectionWorld) => new Date(w.ctx.clock.nowMs() + 3_600_000).toISOString();
 const refusedOutside = (answer: request.Response) => void expect(answer.body.code).to.equal('outside_section');
@@ -38,7 +43,11 @@ const ACTIONS: Record<string, Action> = {
     body: (w) => ({ title: 'Nouvelle dedans', parent_id: w.section }),
     status: 201,
     async check(w) {
-      expect(await w.ctx.db('app_pages').where({ title: 'Nouvelle dedans' }).first()).to.include({ parent_id: w.section, author_id: w.me.id, published_revision: 1 });
+      expect(await w.ctx.db('app_pages').where({ title: 'Nouvelle dedans' }).first()).to.include({
+        parent_id: w.section,
+        author_id: w.me.id,
+        published_revision: 1,
+      });
     },
   },
   'create out of the section': {
@@ -189,7 +198,12 @@ const ACTIONS: Record<string, Action> = {
     check: async (w) => void expect(await w.ctx.db('app_pages').count({ n: '*' }).first()).to.deep.equal({ n: 5 }),
   },
   'read in the section': { method: 'get', path: (w) => `/app/api/admin/pages/${w.inside}`, status: 200 },
-  'read out of the section': { method: 'get', path: (w) => `/app/api/admin/pages/${w.outside}/draft`, status: 403, check: async (_w, answer) => void refusedOutside(answer) },
+  'read out of the section': {
+    method: 'get',
+    path: (w) => `/app/api/admin/pages/${w.outside}/draft`,
+    status: 403,
+    check: (_w, answer) => Promise.resolve(refusedOutside(answer)),
+  },
 };
 
 describe('teams: a role with a grant on one section × page actions (/app/api/admin/pages)', () => {
@@ -227,7 +241,10 @@ describe('teams: a role with a grant on one section × page actions (/app/api/ad
     expect(publish.status).to.equal(403);
     const live = await request(app).post('/app/api/admin/pages').set('Cookie', w.me.cookie).send({ title: 'En ligne', parent_id: w.section });
     expect(live.body.code).to.equal('publish_forbidden');
-    const draft = await request(app).post('/app/api/admin/pages').set('Cookie', w.me.cookie).send({ title: 'En brouillon', parent_id: w.section, publish: false });
+    const draft = await request(app)
+      .post('/app/api/admin/pages')
+      .set('Cookie', w.me.cookie)
+      .send({ title: 'En brouillon', parent_id: w.section, publish: false });
     expect(draft.status).to.equal(201);
     expect(await row(w, w.inside)).to.include({ title: 'Dedans' });
   });
@@ -285,7 +302,8 @@ describe('teams: a role with a grant on one section × page actions (/app/api/ad
       };
       await saveDraft(ctx, w.inside, { title: 'Deux' });
       const chief = await run(editor.cookie);
-      if (sample.method === 'put' && sample.body && 'parent_id' in sample.body) await ctx.db('app_pages').where({ id: w.inside }).update({ parent_id: w.section });
+      if (sample.method === 'put' && sample.body && 'parent_id' in sample.body)
+        await ctx.db('app_pages').where({ id: w.inside }).update({ parent_id: w.section });
       if (sample.method === 'post' && sample.path === '/app/api/admin/pages') await ctx.db('app_pages').where({ title: 'Nouvelle' }).delete();
       await saveDraft(ctx, w.inside, { title: 'Trois' });
       const granted = await run(w.me.cookie);
@@ -317,7 +335,11 @@ describe('grants on a section: GET, POST, DELETE /app/api/admin/pages/:id/permis
       .send({ role_id: contributor, permissions: ['pages.publish', 'pages.manage'] });
     expect(given.status).to.equal(201);
     expect(given.body).to.deep.equal({ id: given.body.id, role_id: contributor, permissions: ['pages.manage', 'pages.publish'], inherited_from: null });
-    expect(await ctx.db('app_page_grants').where({ id: given.body.id }).first()).to.include({ page_id: section.id, role_id: contributor, created_by: admin.id });
+    expect(await ctx.db('app_page_grants').where({ id: given.body.id }).first()).to.include({
+      page_id: section.id,
+      role_id: contributor,
+      created_by: admin.id,
+    });
 
     const onSection = await request(app).get(`/app/api/admin/pages/${section.id}/permissions`).set('Cookie', admin.cookie);
     expect(onSection.body).to.deep.equal({ items: [given.body] });

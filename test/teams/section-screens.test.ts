@@ -101,7 +101,10 @@ describe('teams: a role with a grant on one section, on the screens', function (
     expect(textOf(out.text)).to.include('déplacée que sous une page des rubriques');
     const root = await submitEditor(client, w.inside, setField([...form], 'parent_id', ''), 'save');
     expect(root.status).to.equal(403);
-    const draft = await ctx.db('app_page_revisions').where({ page_id: w.inside, number: (await live(w.inside)).draft_revision as number }).first();
+    const draft = await ctx
+      .db('app_page_revisions')
+      .where({ page_id: w.inside, number: (await live(w.inside)).draft_revision as number })
+      .first();
     expect(draft!.parent_id).to.equal(w.section);
     const within = await submitEditor(client, w.inside, setField([...form], 'parent_id', String(w.mineInside)), 'publish');
     expect(within.status).to.equal(303);
@@ -113,7 +116,8 @@ describe('teams: a role with a grant on one section, on the screens', function (
     const form = await client.get(`/admin/pages/new?parent=${w.section}`);
     expect(form.status).to.equal(200);
     const token = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
-    const create = (parent: string, title: string) => client.postRaw('/admin/pages', { _csrf: token, title, parent_id: parent, template: 'default', visibility: 'public' });
+    const create = (parent: string, title: string) =>
+      client.postRaw('/admin/pages', { _csrf: token, title, parent_id: parent, template: 'default', visibility: 'public' });
     expect((await create(String(w.section), 'Nouvelle dedans')).status).to.equal(303);
     expect(await ctx.db('app_pages').where({ title: 'Nouvelle dedans' }).first()).to.include({ parent_id: w.section, author_id: w.me.id });
     const outside = await create(String(w.outside), 'Nouvelle dehors');
@@ -150,10 +154,18 @@ describe('the grants screen (/admin/pages/:id/permissions)', function () {
     const screen = await admin.get(`/admin/pages/${section.id}/permissions`);
     expect(screen.status).to.equal(200);
     expect(textOf(screen.text)).to.include('Aucun rôle n’a de permission propre à cette rubrique');
-    const given = await admin.post(`/admin/pages/${section.id}/permissions`, { role_id: String(contributor), permissions: ['pages.manage', 'pages.publish'] }, `/admin/pages/${section.id}/permissions`);
+    const given = await admin.post(
+      `/admin/pages/${section.id}/permissions`,
+      { role_id: String(contributor), permissions: ['pages.manage', 'pages.publish'] },
+      `/admin/pages/${section.id}/permissions`,
+    );
     const after = await admin.follow(given);
     expect(textOf(after.text)).to.include('Permissions données').and.include('Contributeur').and.include('Publier les pages');
-    expect(await ctx.db('app_page_grants').first()).to.deep.include({ page_id: section.id, role_id: contributor, permissions: ['pages.manage', 'pages.publish'] });
+    expect(await ctx.db('app_page_grants').first()).to.deep.include({
+      page_id: section.id,
+      role_id: contributor,
+      permissions: ['pages.manage', 'pages.publish'],
+    });
     expect(await ctx.db('app_audit_events').where({ action: 'page.grant_added' }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
   });
 
@@ -184,7 +196,11 @@ describe('the grants screen (/admin/pages/:id/permissions)', function () {
     const screen = await client.get(`/admin/pages/${section.id}/permissions`);
     expect(screen.status).to.equal(200);
     expect(screen.text).to.not.include('Donner ces permissions');
-    const refused = await client.post(`/admin/pages/${section.id}/permissions`, { role_id: '1', permissions: 'pages.view' }, `/admin/pages/${section.id}/permissions`);
+    const refused = await client.post(
+      `/admin/pages/${section.id}/permissions`,
+      { role_id: '1', permissions: 'pages.view' },
+      `/admin/pages/${section.id}/permissions`,
+    );
     expect(refused.status).to.equal(403);
     expect(await ctx.db('app_page_grants').count({ n: '*' }).first()).to.deep.equal({ n: 0 });
   });

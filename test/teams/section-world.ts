@@ -38,4 +38,3 @@ export async function sectionWorld(ctx: AppContext, permissions = ['pages.manage
   await grantOnPage(ctx, section, roleId, permissions, null);
   return { ctx, me, roleId, section, inside, mineInside, outside, mineOutside };
 }
-

@@ -398,7 +398,14 @@ const SITE_CASES: Case[] = [
     status: 400,
     why: 'unknown field',
   },
-  { method: 'post', route: '/admin/pages/:id/permissions', path: '/admin/pages/1/permissions', body: { role_id: 1, permissions: [] }, status: 400, why: 'no permission' },
+  {
+    method: 'post',
+    route: '/admin/pages/:id/permissions',
+    path: '/admin/pages/1/permissions',
+    body: { role_id: 1, permissions: [] },
+    status: 400,
+    why: 'no permission',
+  },
   {
     method: 'post',
     route: '/admin/pages/:id/permissions',
