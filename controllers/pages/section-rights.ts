@@ -22,7 +22,7 @@ declare global {
   }
 }
 
-export function siteWide(call: AnyCall, permission: string): boolean {
+function siteWide(call: AnyCall, permission: string): boolean {
   return Boolean(call.req.user?.permissions.includes(permission));
 }
 
@@ -36,7 +36,7 @@ function hasGrants(call: AnyCall): boolean {
 }
 
 /** The caller's grants on these pages: one statement for those this request has not read yet. */
-export async function sectionsOf(call: AnyCall, ids: number[]): Promise<Map<number, SectionFacts | null>> {
+async function sectionsOf(call: AnyCall, ids: number[]): Promise<Map<number, SectionFacts | null>> {
   const memo = (call.res.locals.pageSections ??= new Map());
   const missing = [...new Set(ids)].filter((id) => !memo.has(id));
   const userId = call.origin.userId;
@@ -50,7 +50,7 @@ export async function sectionsOf(call: AnyCall, ids: number[]): Promise<Map<numb
 const mine = (call: AnyCall, facts: SectionFacts) => call.origin.userId !== null && facts.author_id === call.origin.userId;
 
 /** `permission` on the page, site-wide or granted, or `own` (site-wide or granted) on a page the caller created. */
-export function holdsOn(call: AnyCall, facts: SectionFacts, permission: string, own?: string): boolean {
+function holdsOn(call: AnyCall, facts: SectionFacts, permission: string, own?: string): boolean {
   if (siteWide(call, permission) || facts.granted.includes(permission)) return true;
   return Boolean(own && (siteWide(call, own) || facts.granted.includes(own)) && mine(call, facts));
 }

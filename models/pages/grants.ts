@@ -11,7 +11,7 @@ import { pageMessages } from './messages.js';
 import { PAGES_TABLE } from './schema.js';
 
 /** What a grant may hold (the migration's CHECK says the same). */
-export const GRANTABLE_PERMISSIONS = ['pages.view', 'pages.manage', 'pages.manage_own', 'pages.publish', 'pages.publish_own', 'pages.review'] as const;
+const GRANTABLE_PERMISSIONS = ['pages.view', 'pages.manage', 'pages.manage_own', 'pages.publish', 'pages.publish_own', 'pages.review'] as const;
 
 /** Every grant lets its role see the section (the tree, the editor) whatever else it holds. */
 const IMPLIED = 'pages.view';
@@ -160,28 +160,6 @@ export async function sectionFacts(ctx: AppContext, userId: number, pageIds: num
     { user: userId, ids: pageIds },
   );
   return new Map(rows.map((row) => [row.id, row]));
-}
-
-/**
- * The top pages of the user's sections (granted to one of its roles, with no granted
- * ancestor above them), in the tree's order: what a user whose page permissions come
- * only from grants sees as the tree's first level.
- */
-export async function sectionRoots(ctx: AppContext, userId: number): Promise<number[]> {
-  const { rows } = await ctx.db.raw<{ rows: Array<{ id: number }> }>(
-    `WITH RECURSIVE roles AS (${USER_ROLES}),
-     granted AS (SELECT DISTINCT g.page_id AS id FROM app_page_grants g JOIN roles ON roles.role_id = g.role_id),
-     up AS (
-       SELECT granted.id AS target, p.parent_id AS next, 1 AS depth FROM granted JOIN ${PAGES_TABLE} p ON p.id = granted.id
-       UNION ALL
-       SELECT up.target, a.parent_id, up.depth + 1 FROM up JOIN ${PAGES_TABLE} a ON a.id = up.next WHERE up.depth < ${MAX_WALK}
-     )
-     SELECT p.id FROM granted JOIN ${PAGES_TABLE} p ON p.id = granted.id
-     WHERE NOT EXISTS (SELECT 1 FROM up WHERE up.target = granted.id AND up.next IN (SELECT id FROM granted))
-     ORDER BY p.title, p.id`,
-    { user: userId },
-  );
-  return rows.map((row) => row.id);
 }
 
 /**
