@@ -64,6 +64,13 @@ export class ForbiddenError extends AppError {
   override code = this.requestedCode ?? 'forbidden';
 }
 
+/**
+ * A refusal about something the caller may not even see (a page outside its sections):
+ * a refused form is answered with the error page, never with the form's own page, which
+ * would show that thing.
+ */
+export class HiddenSubjectError extends ForbiddenError {}
+
 export class NotFoundError extends AppError {
   override status = 404;
   override code = this.requestedCode ?? 'not_found';

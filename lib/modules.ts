@@ -23,6 +23,8 @@ export interface AdminScreen {
   label: string;
   /** Permission needed to see the navigation entry (besides admin.access). */
   permission: string;
+  /** Also shown to a holder of `permission` on part of the module's objects only (scopedPermissions). */
+  scoped?: boolean;
 }
 
 /** What register() may declare. Route rows are mounted by createApp on their surface. */
@@ -75,6 +77,13 @@ export interface ModuleRegistrar {
   viewHelpers(helpers: ViewHelpers): void;
   /** A box of the first-run form («Commencer avec un site d'exemple»): what it does once the administrator exists. */
   firstRunChoice(choice: FirstRunChoice): void;
+  /**
+   * Permissions a user holds on part of the module's objects only (the pages module's
+   * grants on a section of the tree): an SQL expression of type text[] over the user row
+   * `u`, read in the statement that loads the session's user (`scoped_permissions`), so
+   * the guards and the navigation know of them without a statement of their own.
+   */
+  scopedPermissions(sql: string): void;
 }
 
 /** A choice offered on the first-run form, as a checkbox. */
@@ -156,6 +165,7 @@ export interface SiteRegistry {
   themeSource?: ThemeSource;
   viewHelpers: ViewHelpers[];
   firstRunChoices: FirstRunChoice[];
+  scopedPermissions: string[];
 }
 
 /** The name of a first-run choice's checkbox (also what the form's schema lets through). */
@@ -180,6 +190,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
     followsChanges: false,
     viewHelpers: [],
     firstRunChoices: [],
+    scopedPermissions: [],
   };
   for (const module of modules) {
     if (registry.modules.includes(module.name)) throw new Error(`module ${module.name} is registered twice`);
@@ -221,6 +232,7 @@ export function collectModules(modules: SiteModule[]): SiteRegistry {
         registry.firstRunChoices.push(choice);
       },
       dashboard: (dashboard) => void registry.dashboards.push(dashboard),
+      scopedPermissions: (sql) => void registry.scopedPermissions.push(sql),
       fieldLabels: (labels) => {
         for (const [field, label] of Object.entries(labels)) if (!registry.fieldLabels.has(field)) registry.fieldLabels.set(field, label);
       },

@@ -35,12 +35,22 @@ export function requirePermission(...permissions: string[]) {
   };
 }
 
-/** admin.access AND at least one of the listed permissions (a row with an `own` permission). */
-export function requireAnyPermission(...permissions: string[]) {
+/**
+ * admin.access AND at least one of the listed permissions (a row with an `own`
+ * permission), or one of `scoped` held on part of a module's objects (a section of the
+ * page tree: the row then checks its subject once the input is validated).
+ */
+export function requireAnyPermission(permissions: string[], scoped: string[] = []) {
   return function requireAnyPermissionMiddleware(req: Request, res: Response, next: NextFunction): void {
     if (!req.user) return requireUser(req, res, next);
     const held = req.user.permissions;
-    if (held.includes('admin.access') && permissions.some((permission) => held.includes(permission))) return next();
+    const heldScoped = req.user.scoped_permissions ?? [];
+    if (
+      held.includes('admin.access') &&
+      (permissions.some((permission) => held.includes(permission)) || scoped.some((permission) => heldScoped.includes(permission)))
+    ) {
+      return next();
+    }
     next(new ForbiddenError(authMessagesForGuards.forbidden));
   };
 }

@@ -28,13 +28,25 @@ export type Access =
    * the row's subject (e.g. the page of `:id`) is the caller's own, as `own.owns` says
    * once the input is validated (a refusal is a 403 with `own.refusal`).
    */
-  | { permission: string; own?: OwnAccess };
+  | { permission: string; own?: OwnAccess; section?: SectionAccess };
 
 /** A permission that covers what the caller owns only (pages.manage_own beside pages.manage). */
 interface OwnAccess {
   permission: string;
   owns(call: AnyCall): Promise<boolean>;
   refusal: string;
+}
+
+/**
+ * The permission held on part of a module's objects only (the pages module's grants on
+ * a section of the tree): a caller holding one of `permissions` scoped (the session
+ * user's `scoped_permissions`) passes the guard, and `check` then decides on the row's
+ * subject once the input is validated, for any caller without `permission` site-wide
+ * (it also takes over `own.owns`, so one statement answers both). A refusal throws.
+ */
+interface SectionAccess {
+  permissions: string[];
+  check(call: AnyCall): Promise<void>;
 }
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -151,16 +163,20 @@ function guardFor(row: AnyRoute): RequestHandler[] {
   if (access === 'public' || access === 'anyone') return [];
   const gate = row.duringEnrolment ? [] : [refuseUntilEnrolled];
   if (access === 'user') return [requireUser, ...gate];
-  const guard = access.own ? requireAnyPermission(access.permission, access.own.permission) : requirePermission(access.permission);
+  const guard =
+    access.own || access.section
+      ? requireAnyPermission([access.permission, ...(access.own ? [access.own.permission] : [])], access.section?.permissions)
+      : requirePermission(access.permission);
   return [guard, ...gate];
 }
 
-/** A caller let through by an `own` permission only: the subject must be theirs. */
+/** A caller let through by an `own` or a section's permission only: the subject must be theirs, or in the section. */
 async function checkOwnership(row: AnyRoute, call: AnyCall): Promise<void> {
   const { access } = row;
-  if (typeof access !== 'object' || !access.own) return;
+  if (typeof access !== 'object' || !(access.own || access.section)) return;
   if (call.req.user?.permissions.includes(access.permission)) return;
-  if (!(await access.own.owns(call))) throw new ForbiddenError(access.own.refusal, { code: 'not_owner' });
+  if (access.section) return access.section.check(call);
+  if (!(await access.own!.owns(call))) throw new ForbiddenError(access.own!.refusal, { code: 'not_owner' });
 }
 
 // A strict surface refuses any query parameter or body field a row does not declare.

@@ -7,7 +7,7 @@
 // `{success:false, error, code?, details?}`.
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../lib/context.js';
-import { RateLimitedError, UnauthenticatedError, ValidationError } from '../lib/errors.js';
+import { HiddenSubjectError, RateLimitedError, UnauthenticatedError, ValidationError } from '../lib/errors.js';
 import { toAppError, wantsJson } from '../middleware/error-handler.js';
 import { FORM_TOO_FAST } from '../middleware/anti-bot.js';
 import { refundRateLimit } from '../middleware/rate-limit.js';
@@ -88,7 +88,9 @@ function formFailure(ctx: AppContext, row: AnyRoute, spec: FormSpec, csrf?: Csrf
     // A lost session is not the form's fault (it goes to the login page); a wrong
     // password is, and shows on the form, as does an email that had to leave and could
     // not (503 mail_failed).
-    if ((appError.status >= 500 && appError.code !== 'mail_failed') || appError instanceof UnauthenticatedError) return next(error);
+    if ((appError.status >= 500 && appError.code !== 'mail_failed') || appError instanceof UnauthenticatedError || appError instanceof HiddenSubjectError) {
+      return next(error);
+    }
     const fieldErrors: Record<string, string> = {};
     for (const detail of appError.details ?? []) fieldErrors[detail.field] ??= detail.message;
     const call = { ctx, req, res, origin: originOf(req), params: req.params, query: req.query, body: (req.body as unknown) ?? {} };

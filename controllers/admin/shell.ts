@@ -54,12 +54,14 @@ function sectionOrder(ctx: AppContext): string[] {
  */
 function navigationFor(ctx: AppContext, req: Request): NavEntry[] {
   const held = new Set(req.user?.permissions ?? []);
+  const scoped = new Set(req.user?.scoped_permissions ?? []);
   const path = req.originalUrl.split('?')[0];
   const entries: NavEntry[] = [];
   if (held.has('admin.access')) {
     for (const section of sectionOrder(ctx)) {
       for (const screen of ctx.site.adminScreens.get(section) ?? []) {
-        if (held.has(screen.permission)) entries.push({ href: screen.href, label: screen.label, current: isCurrent(screen.href, path) });
+        if (held.has(screen.permission) || (screen.scoped && scoped.has(screen.permission)))
+          entries.push({ href: screen.href, label: screen.label, current: isCurrent(screen.href, path) });
       }
     }
   }

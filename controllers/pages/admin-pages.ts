@@ -6,6 +6,7 @@ import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage }
 import { actorOf as actor } from './admin-call.js';
 import { pageRightsMessages } from './messages.js';
 import { assertMayDeleteSubtree, assertMayPublish, mayPublishPage } from './page-rights.js';
+import { sectionsOnly } from './section-rights.js';
 import type { AdminListQuery, PageCreateBody, PageWriteBody } from './schemas.js';
 
 type Id = { id: number };
@@ -14,7 +15,8 @@ type Id = { id: number };
 export async function listAdminPages(call: Call<Record<string, never>, AdminListQuery>): Promise<void> {
   const { visibility, parent, limit, offset } = call.query;
   const parentId = parent === undefined ? undefined : parent === 'root' ? null : parent;
-  const { items, total } = await listPages(call.ctx, { visibility, parentId, limit, offset });
+  const withinSectionsOf = sectionsOnly(call) ? call.origin.userId! : undefined;
+  const { items, total } = await listPages(call.ctx, { visibility, parentId, limit, offset, withinSectionsOf });
   call.res.json({ items, total, limit, offset });
 }
 

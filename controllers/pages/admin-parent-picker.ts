@@ -8,6 +8,8 @@ import { idParam, text } from '../../lib/schema-primitives.js';
 import { parentCandidates, placesOf, type PagePlace } from '../../models/pages/admin-tree.js';
 import type { AnyCall, Call } from '../../routes/define.js';
 import type { TreeOptions } from './admin-screens-tree.js';
+import { sectionParentCandidates } from '../../models/pages/section-tree.js';
+import { writesInSectionsOnly } from './section-rights.js';
 
 interface ParentChoice {
   id: number;
@@ -45,6 +47,12 @@ export function chosenParentId(value: unknown): number | null {
   return typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : null;
 }
 
+/** The whole tree's pages, or only the caller's sections when it writes through grants only. */
+function candidatesFor(call: AnyCall, q: string, exclude: number | null, limit: number) {
+  if (writesInSectionsOnly(call)) return sectionParentCandidates(call.ctx, call.origin.userId!, q, exclude, limit);
+  return parentCandidates(call.ctx, q, exclude, limit);
+}
+
 const choiceOf = (place: PagePlace): ParentChoice => ({ id: place.id, title: place.title, path: place.path });
 
 export interface PickerRequest {
@@ -64,7 +72,7 @@ export async function parentPicker(options: TreeOptions, request: PickerRequest)
   const q = parentSearchOf(call);
   const [known, found] = await Promise.all([
     chosen !== null && request.chosenPlace?.id !== chosen ? placesOf(call.ctx, [chosen]) : Promise.resolve(new Map<number, PagePlace>()),
-    q ? parentCandidates(call.ctx, q, exclude, options.pickerSize) : Promise.resolve({ items: [], more: false }),
+    q ? candidatesFor(call, q, exclude, options.pickerSize) : Promise.resolve({ items: [], more: false }),
   ]);
   const current = request.chosenPlace?.id === chosen ? request.chosenPlace : chosen !== null ? known.get(chosen) : undefined;
   return {
@@ -81,6 +89,6 @@ export async function parentPicker(options: TreeOptions, request: PickerRequest)
 // GET /admin/pages/parent-candidates?q=&exclude= — the picker's search in JSON.
 export async function listParentCandidates(options: TreeOptions, call: Call<Record<string, never>, { q: string; exclude?: number }>): Promise<void> {
   const { q, exclude } = call.query;
-  const found = q ? await parentCandidates(call.ctx, q, exclude ?? null, options.pickerSize) : { items: [], more: false };
+  const found = q ? await candidatesFor(call, q, exclude ?? null, options.pickerSize) : { items: [], more: false };
   call.res.json({ items: found.items.map(choiceOf), more: found.more });
 }

@@ -9,6 +9,8 @@
 import Joi from 'joi';
 import { text } from '../../lib/schema-primitives.js';
 import { mayCreatePages } from './page-rights.js';
+import { sectionsOnly } from './section-rights.js';
+import { showSectionTree } from './admin-screens-sections.js';
 import { chainTo, findPages, placesOf, treeLevels, type ChainNode, type LevelRequest, type TreeRow } from '../../models/pages/admin-tree.js';
 import type { Visibility } from '../../models/pages/pages.js';
 import type { AnyCall, Call } from '../../routes/define.js';
@@ -48,7 +50,7 @@ export function treeHref(open: number | null, page = 1, anchor?: number): string
   return `/admin/pages${search ? `?${search}` : ''}${anchor ? `#page-${anchor}` : ''}`;
 }
 
-interface NodeView extends TreeRow {
+export interface NodeView extends TreeRow {
   path: string;
   /** An ancestor is private: the site does not show this page. */
   hiddenAbove: boolean;
@@ -61,7 +63,7 @@ interface NodeView extends TreeRow {
   children?: LevelView;
 }
 
-interface LevelView {
+export interface LevelView {
   parentId: number | null;
   nodes: NodeView[];
   total: number;
@@ -71,7 +73,7 @@ interface LevelView {
   nextHref?: string;
 }
 
-function levelView(level: { parentId: number | null; offset: number; total: number }, nodes: NodeView[], pageSize: number): LevelView {
+export function levelView(level: { parentId: number | null; offset: number; total: number }, nodes: NodeView[], pageSize: number): LevelView {
   const page = Math.floor(level.offset / pageSize) + 1;
   return {
     parentId: level.parentId,
@@ -120,10 +122,10 @@ async function expandedTree(call: AnyCall, chain: ChainNode[], page: number, pag
   return views[0];
 }
 
-/** Search or filter: matching pages in title order, each with its path. */
-async function matchingPages(call: AnyCall, query: TreeQuery, pageSize: number) {
+/** Search or filter: matching pages in title order, each with its path (`find`: in the caller's sections only). */
+export async function matchingPages(call: AnyCall, query: TreeQuery, pageSize: number, find: typeof findPages = findPages) {
   const search = { q: query.q || undefined, visibility: query.visibility || undefined };
-  const { rows, more } = await findPages(call.ctx, search, pageSize, (query.page - 1) * pageSize);
+  const { rows, more } = await find(call.ctx, search, pageSize, (query.page - 1) * pageSize);
   const places = await placesOf(
     call.ctx,
     rows.map((row) => row.id),
@@ -151,6 +153,7 @@ async function matchingPages(call: AnyCall, query: TreeQuery, pageSize: number) 
 // GET /admin/pages?open=&page=&q=&visibility=
 export async function showPageTree(options: TreeOptions, call: Call<Record<string, never>, TreeQuery>): Promise<void> {
   const { query } = call;
+  if (sectionsOnly(call)) return showSectionTree(options, call);
   const canManage = mayCreatePages(call);
   const base = {
     pageTitle: pageScreenTitles.tree,

@@ -28,6 +28,12 @@ export interface SessionUser extends User {
   second_factor_enabled: boolean;
   /** One of its roles requires two-step verification (require_2fa). */
   second_factor_required: boolean;
+  /**
+   * Permissions held on part of a module's objects only (a section of the page tree),
+   * as the modules declared them (ModuleRegistrar.scopedPermissions); read by the
+   * session's user statement, absent elsewhere.
+   */
+  scoped_permissions?: string[];
 }
 
 export function normalizeEmail(email: string): string {
@@ -89,10 +95,17 @@ export const SECOND_FACTOR_COLUMNS = `
     WHERE rr.require_2fa AND (rr.id = u.role_id OR rr.id IN (SELECT role_id FROM app_auth_user_roles WHERE user_id = u.id))
   ) AS second_factor_required`;
 
+/** The modules' scoped permissions as one sorted text[] column (none: an empty array, no subquery). */
+function scopedPermissionsColumn(ctx: AppContext): string {
+  const parts = ctx.site.scopedPermissions;
+  if (!parts.length) return 'ARRAY[]::text[] AS scoped_permissions';
+  return `ARRAY(SELECT DISTINCT s.key FROM unnest(${parts.map((part) => `(${part})`).join(' || ')}) AS s(key) ORDER BY s.key) AS scoped_permissions`;
+}
+
 /** One statement: the user, its roles and its permissions, read fresh on each request. */
 export async function findSessionUser(ctx: AppContext, id: number): Promise<SessionUser | undefined> {
   const { rows } = await ctx.db.raw<{ rows: SessionUser[] }>(
-    `SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS} FROM ${USER_FROM} WHERE u.id = ?`,
+    `SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}, ${scopedPermissionsColumn(ctx)} FROM ${USER_FROM} WHERE u.id = ?`,
     [id],
   );
   return rows[0];

@@ -117,12 +117,12 @@ export interface TreeLevel extends LevelRequest {
 // The state, the newest change and its author come with each row (index lookups of the
 // newest revision and of its author), so a screen still reads two statements.
 const NEWEST_REVISION = 'SELECT r.%s FROM app_page_revisions r WHERE r.page_id = p.id AND r.number = p.revision';
-const TREE_COLUMNS = `p.id, p.parent_id, p.title, p.slug, p.visibility, p.updated_at, p.draft_revision, p.scheduled_at, p.published_revision,
+export const TREE_COLUMNS = `p.id, p.parent_id, p.title, p.slug, p.visibility, p.updated_at, p.draft_revision, p.scheduled_at, p.published_revision,
   COALESCE((${NEWEST_REVISION.replace('%s', 'recorded_at')}), p.updated_at) AS changed_at,
   (SELECT u.name FROM app_auth_users u WHERE u.id = COALESCE((${NEWEST_REVISION.replace('%s', 'author_id')}), p.updated_by)) AS changed_by,
   EXISTS (SELECT 1 FROM app_pages_sample_content sc WHERE sc.kind = 'page' AND sc.ref = p.id::text) AS sample,
   EXISTS (SELECT 1 FROM app_page_reviews rv WHERE rv.page_id = p.id AND rv.state = 'in_review') AS in_review`;
-const CHILD_COUNT = `(SELECT count(*)::int FROM ${PAGES_TABLE} c WHERE c.parent_id = p.id) AS child_count`;
+export const CHILD_COUNT = `(SELECT count(*)::int FROM ${PAGES_TABLE} c WHERE c.parent_id = p.id) AS child_count`;
 
 /** One page of children for each requested parent, in the tree's order (one statement). */
 export async function treeLevels(ctx: AppContext, levels: LevelRequest[], pageSize: number): Promise<TreeLevel[]> {
@@ -158,7 +158,7 @@ function escapeLike(value: string): string {
 }
 
 /** The search's WHERE clause and bindings: title (any case), slug (as the title would give it), or id. */
-function searchFilter(search: PageSearch): { sql: string; bindings: Array<string | number> } {
+export function searchFilter(search: PageSearch): { sql: string; bindings: Array<string | number> } {
   const clauses: string[] = [];
   const bindings: Array<string | number> = [];
   if (search.visibility) {

@@ -35,6 +35,7 @@ import {
   type MergeBase,
   type PageContent,
 } from './revision-store.js';
+import { sectionPagesCte } from './grants.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
@@ -162,13 +163,17 @@ export interface ListPagesOptions {
   parentId?: number | null;
   limit?: number;
   offset?: number;
+  /** Only the pages in this user's sections (its page permissions come only from grants). */
+  withinSectionsOf?: number;
 }
 
 /** The admin list: light rows ordered by title, with the total for the filters. */
 export async function listPages(ctx: AppContext, options: ListPagesOptions = {}): Promise<{ items: PageSummary[]; total: number }> {
-  const { visibility, parentId, limit = 100, offset = 0 } = options;
+  const { visibility, parentId, limit = 100, offset = 0, withinSectionsOf } = options;
   const filtered = () => {
     const query = ctx.db(PAGES_TABLE);
+    if (withinSectionsOf !== undefined)
+      query.whereRaw(`id IN (WITH RECURSIVE ${sectionPagesCte()} SELECT id FROM section_pages)`, [withinSectionsOf, withinSectionsOf]);
     if (visibility) query.where({ visibility });
     if (parentId !== undefined) query.whereRaw('COALESCE(parent_id, 0) = ?', [parentId ?? 0]);
     return query;

@@ -13,11 +13,11 @@ import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
 import { menuAdminRoutes } from './menus.js';
 import { redirectAdminRoutes } from './redirects.js';
-import { CREATE_PAGE, MANAGE_PAGE } from '../../controllers/pages/page-rights.js';
+import { CREATE_PAGE, MANAGE_PAGE, VIEW_PAGES } from '../../controllers/pages/page-rights.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.js';
 
-const VIEW = { permission: 'pages.view' } as const;
+const VIEW = VIEW_PAGES;
 const MANAGE = { permission: 'pages.manage' } as const;
 
 export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRoute[] {

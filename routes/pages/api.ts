@@ -9,7 +9,7 @@ import * as presence from '../../controllers/pages/presence.js';
 import * as preview from '../../controllers/pages/preview.js';
 import * as publicPages from '../../controllers/pages/public-pages.js';
 import { adminListQuery, byPathQuery, createPageBody, deleteQuery, publicListQuery, searchApiQuery, updatePageBody } from '../../controllers/pages/schemas.js';
-import { CREATE_PAGE, MANAGE_PAGE } from '../../controllers/pages/page-rights.js';
+import { CREATE_PAGE, MANAGE_PAGE, VIEW_PAGES } from '../../controllers/pages/page-rights.js';
 import { searchPagesApi } from '../../controllers/pages/search.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
@@ -18,7 +18,7 @@ import { menuApiRoutes } from './menus.js';
 import { redirectApiRoutes } from './redirects.js';
 import { revisionApiRoutes } from './revisions.js';
 
-const VIEW = { permission: 'pages.view' } as const;
+const VIEW = VIEW_PAGES;
 
 export function pagesApiRoutes(catalog: PageCatalog): AnyRoute[] {
   return [

@@ -24,6 +24,9 @@ import { startScheduledPublishing } from '../../services/scheduled-publishing.js
 import { startMediaRenditions } from '../../services/pages-media-renditions.js';
 import { installPageViewHelpers } from '../../services/pages-view-helpers.js';
 import { pagesSiteRoutes } from './site.js';
+import { grantAdminRoutes, grantApiRoutes } from './grants.js';
+import { GRANT_AUDIT_ACTIONS } from '../../controllers/pages/grant-audit.js';
+import { SCOPED_PERMISSIONS_SQL } from '../../models/pages/grants.js';
 
 /** Sizes a site (or a test, with small ones) may choose; the defaults suit any site. */
 export interface PagesModuleOptions {
@@ -53,7 +56,7 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.permissionSection(PAGES_PERMISSION_SECTION);
       site.migrations(moduleMigrationsDirectory('pages'));
       site.views(moduleViewsDirectory('pages'));
-      site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view' });
+      site.adminScreen('pages', { href: '/admin/pages', label: 'Pages', permission: 'pages.view', scoped: true });
       site.adminScreen('pages', { href: '/admin/media', label: 'Médiathèque', permission: 'pages.manage' });
       site.adminScreen('pages', { href: '/admin/redirects', label: 'Redirections', permission: 'pages.view' });
       site.adminScreen('pages', { href: '/admin/menus', label: 'Menus', permission: 'menus.manage' });
@@ -62,6 +65,11 @@ export function createPagesModule(options: PagesModuleOptions = {}): SiteModule 
       site.adminRoutes(pagesAdminRoutes(catalog, tree));
       site.adminRoutes(reviewAdminRoutes(catalog));
       site.siteRoutes(pagesSiteRoutes(catalog, sitemap));
+      // Grants on sections of the tree: rows of their own, and what a session's user holds through them.
+      site.apiRoutes(grantApiRoutes());
+      site.adminRoutes(grantAdminRoutes());
+      site.auditActions(GRANT_AUDIT_ACTIONS);
+      site.scopedPermissions(SCOPED_PERMISSIONS_SQL);
       site.backgroundJob({ name: 'scheduled publishing', start: (ctx) => startScheduledPublishing(ctx, { catalog }) });
       site.backgroundJob({ name: 'revision retention', start: startRevisionRetention });
       site.backgroundJob({ name: 'media renditions', start: (ctx) => startMediaRenditions(ctx) });

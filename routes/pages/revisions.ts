@@ -4,11 +4,11 @@ import { idParams } from '../../lib/schema-primitives.js';
 import * as revisions from '../../controllers/pages/admin-revisions.js';
 import { publishBody, revisionListQuery, revisionParams } from '../../controllers/pages/revision-schemas.js';
 import { draftBody } from '../../controllers/pages/schemas.js';
-import { MANAGE_PAGE, PUBLISH_PAGE } from '../../controllers/pages/page-rights.js';
+import { MANAGE_PAGE, PUBLISH_PAGE, VIEW_PAGES } from '../../controllers/pages/page-rights.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyRoute } from '../define.js';
 
-const VIEW = { permission: 'pages.view' } as const;
+const VIEW = VIEW_PAGES;
 const MANAGE = MANAGE_PAGE;
 
 export function revisionApiRoutes(catalog: PageCatalog): AnyRoute[] {

@@ -17,6 +17,7 @@ import { contextOf, createTestApp, resetData, type App } from '../../support/app
 import { PASSWORD, PNG_1X1, caller, logIn, makeRole, type LoggedIn } from '../../support/fixtures.js';
 import { AdminClient, textOf } from '../../support/admin-client.js';
 import { describeAccess, makeFixture, mounted, registeredRows, unique, type AdminSample, type Fixture, type MountedRow } from '../../support/route-table.js';
+import { grantPath, holdPagesView } from '../../support/grants.js';
 import { fixtureModules } from '../../support/modules.js';
 
 type Sample = AdminSample;
@@ -198,6 +199,17 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'POST /admin/pages/:id/review/reject': { ok: 303, path: async (f) => `${await pageInReview(f)}/review/reject`, fields: () => ({ comment: 'Non' }) },
   'GET /admin/sample-content/delete': { ok: 200, path: () => '/admin/sample-content/delete' },
   'POST /admin/sample-content/delete': { ok: 303, path: () => '/admin/sample-content/delete', fields: () => ({ confirm: 'yes' }) },
+  // Grants on sections of the tree
+  'GET /admin/pages/:id/permissions': { ok: 200, path: async (f) => `${await page(f)}/permissions` },
+  'POST /admin/pages/:id/permissions': {
+    ok: 303,
+    path: async (f) => `${await page(f)}/permissions`,
+    fields: async (f) => {
+      await holdPagesView(f);
+      return { role_id: String(f.spareRoleId), permissions: 'pages.view' };
+    },
+  },
+  'POST /admin/pages/:id/permissions/:grantId/delete': { ok: 303, path: async (f) => `${await grantPath(f)}/delete` },
   // Pages module: media library
   'GET /admin/media': { ok: 200, path: () => '/admin/media' },
   'POST /admin/media': { ok: 303, path: () => '/admin/media', fields: () => ({ alt: 'Image' }) },

@@ -16,6 +16,7 @@ import { PASSWORD, PNG_1X1, caller, logIn, makeRole, makeUser, type LoggedIn } f
 import { insertSsoProvider } from '../../../models/auth/sso-providers.js';
 import { describeAccess, makeFixture, mounted, registeredRows, unique, type ApiSample, type Fixture } from '../../support/route-table.js';
 import { fixtureModules } from '../../support/modules.js';
+import { grantPath, holdPagesView } from '../../support/grants.js';
 
 // A single sign-on provider of the fixture's database, made for the sample that needs it.
 const providerId = async (f: Fixture) => (await insertSsoProvider(f.ctx, { label: `P ${unique()}`, issuer: 'https://idp.example.com', client_id: 'c' })).id;
@@ -172,6 +173,17 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'DELETE /admin/pages/:id/preview-links': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}/preview-links` },
   'DELETE /admin/pages/:id': { ok: 204, path: async (f) => `/admin/pages/${(await f.page()).id}` },
   'DELETE /admin/sample-content': { ok: 204, path: () => '/admin/sample-content' },
+  // Grants on sections of the tree (roles.view reads, roles.manage gives what it holds)
+  'GET /admin/pages/:id/permissions': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/permissions` },
+  'POST /admin/pages/:id/permissions': {
+    ok: 201,
+    path: async (f) => `/admin/pages/${(await f.page()).id}/permissions`,
+    body: async (f) => {
+      await holdPagesView(f);
+      return { role_id: f.spareRoleId, permissions: ['pages.view'] };
+    },
+  },
+  'DELETE /admin/pages/:id/permissions/:grantId': { ok: 204, path: grantPath },
   // Revisions, drafts and publishing: the page has a pending draft where the row needs one.
   'GET /admin/pages/:id/revisions': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions` },
   'GET /admin/pages/:id/revisions/:number': { ok: 200, path: async (f) => `/admin/pages/${(await f.page()).id}/revisions/1` },
