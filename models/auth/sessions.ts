@@ -335,8 +335,21 @@ function methodOf(stored: string | null, label: string | null): Pick<SessionSumm
   return { sign_in_method: stored, provider: null };
 }
 
+interface SessionListRow {
+  sid: string;
+  public_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+  expire: Date;
+  sign_in_method: string | null;
+  second_factor: string | null;
+  provider_label: string | null;
+}
+
 export async function listUserSessions(ctx: AppContext, userId: number, currentSid?: string): Promise<SessionSummary[]> {
-  const rows = await ctx
+  const rows: SessionListRow[] = await ctx
     .db(`${TABLE} as s`)
     .leftJoin('app_auth_sso_providers as p', ctx.db.raw(`s.sign_in_method = 'sso:' || p.id`))
     .where({ 's.user_id': userId })

@@ -84,7 +84,7 @@ export async function checkedSignInMethods(ctx: AppContext, methods: string[] | 
   };
   if (unique.length === 0) fail(signInPolicyMessages.emptyList);
   const ids = unique.filter((key) => key.startsWith('sso:')).map((key) => Number(key.slice(4)));
-  const known = new Set(ids.length ? ((await ctx.db('app_auth_sso_providers').whereIn('id', ids).pluck('id')) as number[]).map((id) => `sso:${id}`) : []);
+  const known = new Set(ids.length ? (await ctx.db<{ id: number }>('app_auth_sso_providers').whereIn('id', ids).pluck('id')).map((id) => `sso:${id}`) : []);
   const unknown = unique.filter((key) => key !== 'password' && key !== 'passkey' && !known.has(key));
   if (unknown.length) fail(signInPolicyMessages.unknownMethods(unknown));
   return unique;

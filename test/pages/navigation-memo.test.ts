@@ -104,13 +104,14 @@ describe('the navigation kept in memory by an uncached process (two applications
     // A second later, so that Last-Modified (whole seconds) can tell the media's write apart.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await notified(b, () => updateMedia(a, media.id, { alt: 'Après' }));
-    const stored = (await a.db('app_pages_media').where({ id: media.id }).first('updated_at')) as { updated_at: Date };
+    const stored = await a.db<{ updated_at: Date }>('app_pages_media').where({ id: media.id }).first('updated_at');
+    expect(stored).to.not.equal(undefined);
     const changed = await render(b, appB, '/galerie');
     expect(changed.res.text).to.include('Après');
     expect(readsMediaFreshness(changed.sql)).to.equal(1);
     expect(readsNavigation(changed.sql), 'a media changes no navigation').to.equal(0);
     expect(new Date(changed.res.headers['last-modified'] as string).getTime()).to.equal(
-      Math.floor(new Date(stored.updated_at).getTime() / 1000) * 1000,
+      Math.floor(new Date(stored!.updated_at).getTime() / 1000) * 1000,
     );
   });
 
