@@ -9,6 +9,7 @@ import { renderView } from '../lib/views.js';
 import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.js';
 import { catalogFor, type PageCatalog } from '../models/pages/catalog.js';
 import { readRenderFacts, type NavigationLink, type RenderFacts } from '../models/pages/navigation.js';
+import type { PageReader } from '../models/pages/access.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
 import { siteLook } from '../models/settings/store.js';
 import { themeReadsOf } from './pages-view-helpers.js';
@@ -48,6 +49,8 @@ interface PreviewBanner {
 export interface RenderOptions {
   /** A preview: its banner, never indexed whatever the page's SEO says, no canonical URL (it may not exist yet). */
   preview?: PreviewBanner;
+  /** A page for members, rendered for this reader alone (never cached): its child list is the reader's, and it is never indexed. */
+  reader?: PageReader;
 }
 
 /** `path` under the site's base URL (an absolute URL stays as it is). */
@@ -134,7 +137,7 @@ export async function renderPage(
   let children: PublicPageSummary[] = [];
   const listsChildren = template.listsChildren || blocks.some((block) => block.type === 'children');
   if (listsChildren) {
-    children = (await listPublicChildrenAt(ctx, page.id, '/' + segments.join('/'), { limit: 200 })).items;
+    children = (await listPublicChildrenAt(ctx, page.id, '/' + segments.join('/'), { limit: 200, reader: options.reader })).items;
   }
   const seo = page.seo && typeof page.seo === 'object' ? page.seo : {};
   const firstImage = blocks.find((block) => block.type === 'image');
@@ -167,7 +170,7 @@ export async function renderPage(
       image: shownImage ? absoluteUrl(ctx.config.baseUrl, shownImage) : undefined,
       // The first image block's text alternative, when it is the picture shown.
       imageAlt: shownImage !== undefined && shownImage === firstImage?.url ? nonEmpty(firstImage.alt) : undefined,
-      noindex: preview !== undefined || seo.noindex === true || site.noindex,
+      noindex: preview !== undefined || options.reader !== undefined || seo.noindex === true || site.noindex,
     },
   });
   return {

@@ -137,6 +137,7 @@ export const revisionFieldLabels = {
 /** Titles of the site's own pages (the 404 and the page of a deleted page). */
 export const siteTitles = {
   notFound: 'Page introuvable',
+  membersOnly: 'Accès réservé',
   gone: 'Page supprimée',
   search: 'Recherche',
   searchFor: (query: string) => `Recherche\u00a0: ${query}`,
