@@ -163,3 +163,18 @@ export const pageRightsMessages = {
   liveEditForbidden:
     'Modifier la page en ligne demande la permission « Publier les pages ». Enregistrez un brouillon (PUT …/draft) ; seul un déplacement (parent_id) se fait sans elle.',
 };
+
+// The editor's «Accès» (pages for members).
+export const accessScreenMessages = {
+  accessLabel: 'Accès',
+  rolesLabel: 'Rôles',
+  everyone: 'Tout le monde',
+  members: 'Les personnes connectées',
+  roles: 'Certains rôles',
+  saved: (access: string) =>
+    access === 'everyone'
+      ? 'Accès enregistré\u00a0: la page est ouverte à tout le monde.'
+      : access === 'members'
+        ? 'Accès enregistré\u00a0: la page et ses sous-pages sont réservées aux personnes connectées.'
+        : 'Accès enregistré\u00a0: la page et ses sous-pages sont réservées aux rôles choisis.',
+} as const;

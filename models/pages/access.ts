@@ -113,3 +113,11 @@ export async function setPageAccess(ctx: AppContext, pageId: number, given: Page
 function sameIds(a: number[], b: number[]): boolean {
   return a.length === b.length && a.every((id, index) => id === b[index]);
 }
+
+/** The roles a page may be reserved to, by their labels (the editor's «Accès»). */
+export async function roleChoices(ctx: AppContext): Promise<Array<{ id: number; label: string }>> {
+  return ctx
+    .db('app_auth_roles')
+    .orderBy([{ column: 'label' }, { column: 'id' }])
+    .select('id', 'label');
+}

@@ -11,6 +11,7 @@ import type { AppContext } from '../../lib/context.js';
 import { readerOf, setPageAccess } from '../../models/pages/access.js';
 import { saveMenu } from '../../models/pages/menus.js';
 import { getPublishedPageBySegments, listPublicChildPages } from '../../models/pages/public.js';
+import { AdminClient, ADMIN_PERMISSIONS } from '../support/admin-client.js';
 import { closeTestApp, contextOf, createTestApp, resetData, type App } from '../support/app.js';
 import { caller, makeRole } from '../support/fixtures.js';
 import { countStatements, listening, makePage, settled, userWith } from './helpers.js';
@@ -250,6 +251,38 @@ describe('pages for members', () => {
       }
       const { rows } = await ctx.db.raw('SELECT page_id FROM app_page_search WHERE visible ORDER BY page_id');
       expect(rows.map((row: { page_id: number }) => row.page_id)).to.deep.equal([pages.ouvert]);
+    });
+  });
+
+  describe('the editor’s «Accès»', () => {
+    it('shows the rule and the roles, and saves a new rule at once (pages.publish)', async () => {
+      const client = await AdminClient.as(app, { permissions: ADMIN_PERMISSIONS });
+      const screen = await client.get(`/admin/pages/${pages.ouvert}`);
+      expect(screen.status).to.equal(200);
+      expect(screen.text).to.contain('id="property-access"');
+      expect(screen.text).to.contain('form="page-access-form" name="access_roles" value="' + roleId + '"');
+      const saved = await client.post(`/admin/pages/${pages.ouvert}/access`, { access: 'roles', access_roles: String(roleId) }, `/admin/pages/${pages.ouvert}`);
+      expect(saved.status).to.equal(303);
+      expect((await client.follow(saved)).text).to.contain('réservées aux rôles choisis');
+      expect(await ctx.db('app_pages').where({ id: pages.ouvert }).first('access', 'access_roles', 'restricted')).to.deep.equal({
+        access: 'roles',
+        access_roles: [roleId],
+        restricted: true,
+      });
+      await settled(ctx);
+      expect((await get('/ouvert', member.cookie)).status).to.equal(403);
+      const refused = await client.post(`/admin/pages/${pages.ouvert}/access`, { access: 'roles' }, `/admin/pages/${pages.ouvert}`);
+      expect(refused.status).to.equal(400);
+      expect(refused.text).to.contain('Choisissez au moins un rôle');
+    });
+
+    it('refuses the change to whoever may only write drafts', async () => {
+      const client = await AdminClient.as(app, { permissions: ['admin.access', 'pages.view', 'pages.manage'] });
+      const screen = await client.get(`/admin/pages/${pages.ouvert}`);
+      expect(screen.text).not.to.contain('id="page-access-form"');
+      const refused = await client.post(`/admin/pages/${pages.ouvert}/access`, { access: 'members' }, `/admin/pages/${pages.ouvert}`);
+      expect(refused.status).to.equal(403);
+      expect((await ctx.db('app_pages').where({ id: pages.ouvert }).first('access'))?.access).to.equal('everyone');
     });
   });
 
