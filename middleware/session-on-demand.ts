@@ -10,7 +10,7 @@ import { createSessionMiddleware } from './session.js';
 
 function runStep(step: RequestHandler, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => {
-    void step(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()));
+    void step(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error('session step failed', { cause: error })) : resolve()));
   });
 }
 

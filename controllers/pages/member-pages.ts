@@ -19,7 +19,7 @@ import { renderPage } from '../../services/pages-rendering.js';
 import { siteTitles } from './messages.js';
 
 /** What every answer about a page for members carries, the refusals and redirects included. */
-export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 /**
  * The reader of this request when the rules of `pageId` (restricted) let it in; else the

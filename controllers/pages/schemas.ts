@@ -50,7 +50,7 @@ export function createPageBody(catalog: PageCatalog): Joi.ObjectSchema<PageCreat
 export const ifRevision = Joi.number().integer().min(0).max(MAX_ID);
 
 /** `merge`: a stale `if_revision` is merged three-way instead of refused (409 only on a real clash). */
-export type PageWriteBody = PagePatch & { if_revision?: number; merge?: boolean };
+type PageWriteBody = PagePatch & { if_revision?: number; merge?: boolean };
 
 export type PageUpdateBody = PageWriteBody & AccessFields;
 
