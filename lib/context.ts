@@ -3,6 +3,7 @@
 // Nothing in the source keeps state at module level, so two applications in one
 // process (on two databases) never see each other's data.
 import type { Knex } from 'knex';
+import type { RequestHandler } from 'express';
 import type nunjucks from 'nunjucks';
 import { Mailer } from '../mail/index.js';
 import { BackgroundTasks } from './background.js';
@@ -44,6 +45,8 @@ interface AppMemo {
   twoFactorKey?: Buffer;
   /** What a module keeps per application, under its name (the settings module: the site's settings, read once). */
   modules: Map<string, unknown>;
+  /** The session steps a public row runs when it finds it needs the reader (middleware/session-on-demand.ts). */
+  sessionOnDemand?: RequestHandler[];
 }
 
 export interface AppContext {

@@ -222,6 +222,10 @@ export interface PageRow {
   blocks: BlockRow[];
   seo: JsonObject;
   visibility: PageVisibility;
+  access: 'everyone' | 'members' | 'roles';
+  access_roles: number[];
+  /** The page or an ancestor asks more than `everyone` (kept by triggers). */
+  restricted: boolean;
   author_id: number | null;
   updated_by: number | null;
   created_at: Date;
@@ -248,6 +252,8 @@ export interface PageInsert {
   blocks?: string;
   seo?: JsonObject | string;
   visibility?: PageVisibility;
+  access?: 'everyone' | 'members' | 'roles';
+  access_roles?: number[];
   author_id?: number | null;
   updated_by?: number | null;
   created_at?: TimestampInput;

@@ -10,6 +10,7 @@ import { renderableBlocks, safeHref, type Block } from '../models/pages/blocks.j
 import { catalogFor, type PageCatalog } from '../models/pages/catalog.js';
 import type { Picture } from '../models/pages/media-pictures.js';
 import { readRenderFacts, type NavigationLink, type RenderFacts } from '../models/pages/navigation.js';
+import type { PageReader } from '../models/pages/access.js';
 import { listPublicChildrenAt, type PublicPageSummary, type ResolvedPage } from '../models/pages/public.js';
 import { siteLook } from '../models/settings/store.js';
 import { themeReadsOf } from './pages-view-helpers.js';
@@ -53,6 +54,8 @@ interface PreviewBanner {
 export interface RenderOptions {
   /** A preview: its banner, never indexed whatever the page's SEO says, no canonical URL (it may not exist yet). */
   preview?: PreviewBanner;
+  /** A page for members, rendered for this reader alone (never cached): its child list is the reader's, and it is never indexed. */
+  reader?: PageReader;
 }
 
 /** `path` under the site's base URL (an absolute URL stays as it is). */
@@ -139,7 +142,7 @@ export async function renderPage(
   let children: PublicPageSummary[] = [];
   const listsChildren = template.listsChildren || blocks.some((block) => block.type === 'children');
   if (listsChildren) {
-    children = (await listPublicChildrenAt(ctx, page.id, '/' + segments.join('/'), { limit: 200 })).items;
+    children = (await listPublicChildrenAt(ctx, page.id, '/' + segments.join('/'), { limit: 200, reader: options.reader })).items;
   }
   const seo = page.seo && typeof page.seo === 'object' ? page.seo : {};
   const firstImage = blocks.find((block) => block.type === 'image');
@@ -177,7 +180,7 @@ export async function renderPage(
       imageSize: card && shownImage === card.url ? { width: card.width, height: card.height } : undefined,
       // The first image block's text alternative, when it is the picture shown.
       imageAlt: shownImage !== undefined && (shownImage === firstImage?.url || shownImage === card?.url) ? nonEmpty(firstImage?.alt) : undefined,
-      noindex: preview !== undefined || seo.noindex === true || site.noindex,
+      noindex: preview !== undefined || options.reader !== undefined || seo.noindex === true || site.noindex,
     },
   });
   return {

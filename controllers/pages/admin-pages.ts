@@ -2,12 +2,13 @@
 // arrives validated and typed by the route rows (routes/pages/api.ts).
 import type { Call } from '../../routes/define.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
-import { createPage, deletePage, duplicatePage, getPage, listPages, updatePage } from '../../models/pages/pages.js';
+import { deletePage, duplicatePage, getPage, listPages } from '../../models/pages/pages.js';
+import { createPageWithAccess, ruleOf, updatePageWithAccess } from '../../services/pages-access.js';
 import { actorOf as actor } from './admin-call.js';
 import { pageRightsMessages } from './messages.js';
 import { assertMayDeleteSubtree, assertMayPublish, mayPublishPage } from './page-rights.js';
 import { sectionsOnly } from './section-rights.js';
-import type { AdminListQuery, PageCreateBody, PageWriteBody } from './schemas.js';
+import type { AdminListQuery, PageCreateBody, PageUpdateBody } from './schemas.js';
 
 type Id = { id: number };
 
@@ -24,9 +25,10 @@ export async function listAdminPages(call: Call<Record<string, never>, AdminList
 // (live at once, as SPEC says, which needs pages.publish (or pages.publish_own); `"publish":
 // false` creates a never-published page, all pages.manage(_own) allows)
 export async function createAdminPage(catalog: PageCatalog, call: Call<Record<string, never>, Record<string, never>, PageCreateBody>): Promise<void> {
-  const { publish, ...input } = call.body;
+  const { publish, access, access_roles: accessRoles, ...input } = call.body;
   if (publish !== false) await assertMayPublish(call, null, pageRightsMessages.createLiveForbidden);
-  call.res.status(201).json(await createPage(call.ctx, input, actor(call), catalog, { publish }));
+  const rule = ruleOf({ access, access_roles: accessRoles });
+  call.res.status(201).json(await createPageWithAccess(call.ctx, input, rule, actor(call), catalog, { publish }));
 }
 
 // GET /app/api/admin/pages/templates
@@ -40,11 +42,12 @@ export async function showAdminPage(call: Call<Id>): Promise<void> {
 }
 
 // PUT /app/api/admin/pages/:id (live at once; `if_revision` optional; `merge` merges a stale one)
-export async function updateAdminPage(catalog: PageCatalog, call: Call<Id, Record<string, never>, PageWriteBody>): Promise<void> {
-  const { if_revision: ifRevision, merge, ...patch } = call.body;
-  // A move alone is pages.manage's; any other field changes the live page.
-  if (Object.keys(patch).some((field) => field !== 'parent_id')) await assertMayPublish(call, call.params.id, pageRightsMessages.liveEditForbidden);
-  call.res.json(await updatePage(call.ctx, call.params.id, patch, actor(call), catalog, { ifRevision, merge }));
+export async function updateAdminPage(catalog: PageCatalog, call: Call<Id, Record<string, never>, PageUpdateBody>): Promise<void> {
+  const { if_revision: ifRevision, merge, access, access_roles: accessRoles, ...patch } = call.body;
+  const rule = ruleOf({ access, access_roles: accessRoles });
+  // A move alone is pages.manage's; any other field (the reading rule too) changes the live page.
+  if (rule || Object.keys(patch).some((field) => field !== 'parent_id')) await assertMayPublish(call, call.params.id, pageRightsMessages.liveEditForbidden);
+  call.res.json(await updatePageWithAccess(call.ctx, call.params.id, patch, rule, actor(call), catalog, { ifRevision, merge }));
 }
 
 // POST /app/api/admin/pages/:id/duplicate (a caller who may not publish gets a never-published copy)

@@ -20,6 +20,7 @@ import { slugify } from '../../models/pages/slugs.js';
 import type { AnyCall, Call, FormLocals } from '../../routes/define.js';
 import type { ErrorSummary } from '../../routes/error-summary.js';
 import { pathId, redirectWithFlash, renderAdmin } from '../admin/shell.js';
+import { accessPanel } from './admin-screens-access.js';
 import { actorOf } from './admin-call.js';
 import { assertMayPublish, mayManagePage, mayPublishPage } from './page-rights.js';
 import { applyAction, documentBlock, readAction, readDocument, storedDocument, type DocumentBlock, type EditorDocument } from './admin-screens-document.js';
@@ -193,6 +194,8 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
       scheduleValue: instantToZoned(content.scheduled_at, ctx.config.timeZone),
       timeZone: ctx.config.timeZone,
       acted: done && typeof query.at === 'number' ? { at: query.at, message: editorMessages[done] } : undefined,
+      // «Accès»: who may read the page (admin-screens-access.ts), changed by whoever may publish it.
+      accessPanel: await accessPanel(ctx, page),
       ...locals,
       document: view.document,
       values,

@@ -19,6 +19,7 @@ export const PAGES_AUDIT_ACTIONS: Record<string, AuditAction> = {
   'page.preview_link_created': { label: 'Lien d’aperçu créé', target: pageLink },
   'page.preview_links_revoked': { label: 'Liens d’aperçu révoqués', target: pageLink },
   'page.moved': { label: 'Page déplacée', target: pageLink },
+  'page.access_changed': { label: 'Accès à la page modifié', target: pageLink },
   'page.deleted': { label: 'Page supprimée' },
   'media.added': { label: 'Média ajouté' },
   'media.removed': { label: 'Média supprimé' },

@@ -148,6 +148,7 @@ export const revisionFieldLabels = {
 /** Titles of the site's own pages (the 404 and the page of a deleted page). */
 export const siteTitles = {
   notFound: 'Page introuvable',
+  membersOnly: 'Accès réservé',
   gone: 'Page supprimée',
   search: 'Recherche',
   searchFor: (query: string) => `Recherche\u00a0: ${query}`,
@@ -173,3 +174,18 @@ export const pageRightsMessages = {
   liveEditForbidden:
     'Modifier la page en ligne demande la permission « Publier les pages ». Enregistrez un brouillon (PUT …/draft) ; seul un déplacement (parent_id) se fait sans elle.',
 };
+
+// The editor's «Accès» (pages for members).
+export const accessScreenMessages = {
+  accessLabel: 'Accès',
+  rolesLabel: 'Rôles',
+  everyone: 'Tout le monde',
+  members: 'Les personnes connectées',
+  roles: 'Certains rôles',
+  saved: (access: string) =>
+    access === 'everyone'
+      ? 'Accès enregistré\u00a0: la page est ouverte à tout le monde.'
+      : access === 'members'
+        ? 'Accès enregistré\u00a0: la page et ses sous-pages sont réservées aux personnes connectées.'
+        : 'Accès enregistré\u00a0: la page et ses sous-pages sont réservées aux rôles choisis.',
+} as const;

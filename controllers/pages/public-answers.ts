@@ -11,6 +11,15 @@ export function publicCacheControl(ctx: AppContext): string {
 }
 
 /**
+ * What a fill found that is not for everyone (a page for members): nothing is stored
+ * under the key, nor is the path remembered as unknown; the caller answers `value`
+ * for its reader alone (controllers/pages/member-pages.ts).
+ */
+export class NotShared<T> {
+  constructor(readonly value: T) {}
+}
+
+/**
  * The answer stored under `key`, else `fill()`'s (stored when nothing changed during
  * the fill). `unknownPath` names the path when `fill()` resolves one: a null answer is
  * then remembered as an unknown path until a page is created, moved or renamed.
@@ -22,7 +31,19 @@ export async function cachedAnswer(
   key: string,
   unknownPath: string | undefined,
   fill: (reads: AppContext) => Promise<CachedAnswer | null>,
-): Promise<CachedAnswer | null> {
+): Promise<CachedAnswer | null>;
+export async function cachedAnswer<T>(
+  ctx: AppContext,
+  key: string,
+  unknownPath: string | undefined,
+  fill: (reads: AppContext) => Promise<CachedAnswer | null | NotShared<T>>,
+): Promise<CachedAnswer | null | NotShared<T>>;
+export async function cachedAnswer<T>(
+  ctx: AppContext,
+  key: string,
+  unknownPath: string | undefined,
+  fill: (reads: AppContext) => Promise<CachedAnswer | null | NotShared<T>>,
+): Promise<CachedAnswer | null | NotShared<T>> {
   const cache = ctx.publicCache;
   if (await cache.ready()) {
     const hit = cache.get(key);
@@ -31,6 +52,7 @@ export async function cachedAnswer(
   }
   const started = cache.begin();
   const answer = await withPublicReads(ctx, fill);
+  if (answer instanceof NotShared) return answer;
   if (answer) cache.store(started, key, answer);
   else if (unknownPath !== undefined) cache.storeUnknown(started, unknownPath);
   return answer;

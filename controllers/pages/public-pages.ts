@@ -1,6 +1,8 @@
 // Public JSON routes of the pages module (SPEC B3): never a private page, no permission,
 // no session lookup (their rows are declared 'public'). Answers come from the public
 // read cache when it holds them (no statement), with a strong ETag (304 when current).
+// A page for members is the exception: never cached, it is answered for its reader
+// alone (member-pages.ts), who is read from the session only then.
 import type { Call } from '../../routes/define.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { withoutMediaData } from '../../models/pages/media.js';
@@ -10,7 +12,8 @@ import { MAX_ID } from '../../lib/schema-primitives.js';
 import type { AppContext } from '../../lib/context.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { pageCacheTags } from '../../models/pages/cache-tags.js';
-import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
+import { cachedAnswer, NotShared, publicCacheControl, sendAnswer } from './public-answers.js';
+import { answerMemberList, answerMemberPageJson } from './member-pages.js';
 import { apiRedirectAnswer } from './public-redirects.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -38,6 +41,7 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
   const answer = await cachedAnswer(ctx, key, isResolvablePath(segments) ? path : undefined, async (reads) => {
     const resolved = await resolvePublicPage(reads, segments);
     if (!resolved) return apiRedirectAnswer(reads, segments);
+    if (resolved.restricted) return new NotShared(resolved);
     const { page, ancestorIds } = resolved;
     return buildAnswer(JSON.stringify({ ...page, blocks: withoutMediaData(page.blocks) }), {
       contentType: JSON_TYPE,
@@ -46,6 +50,7 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
     });
   });
   if (!answer) throw new NotFoundError(pageMessages.pageNotFound);
+  if (answer instanceof NotShared) return answerMemberPageJson(call, answer.value);
   sendAnswer(ctx, call.res, key, answer, publicCacheControl(ctx));
 }
 
@@ -53,7 +58,7 @@ export async function showPublicPageByPath(call: Call<NoParams, { path: string }
 export async function listPublicPages(call: Call<NoParams, { parent?: string; limit: number; offset: number }>): Promise<void> {
   const { ctx } = call;
   const { parent, limit, offset } = call.query;
-  let answer: CachedAnswer | null;
+  let answer: CachedAnswer | null | NotShared<{ id: number; path: string }>;
   let key: string;
   if (parent === undefined || parent === 'root' || parent === '') {
     key = `list:root:${limit}:${offset}`;
@@ -64,6 +69,7 @@ export async function listPublicPages(call: Call<NoParams, { parent?: string; li
     key = `list:id:${parentId}:${limit}:${offset}`;
     answer = await cachedAnswer(ctx, key, undefined, async (reads) => {
       const place = await publicPlaceOf(reads, parentId);
+      if (place?.restricted) return new NotShared({ id: parentId, path: place.path });
       return place && childListAnswer(reads, parentId, place.path, place.ids, limit, offset);
     });
   } else {
@@ -76,10 +82,18 @@ export async function listPublicPages(call: Call<NoParams, { parent?: string; li
     answer = await cachedAnswer(ctx, key, path, async (reads) => {
       const resolved = await resolvePublicPage(reads, segments);
       if (!resolved) return null;
+      if (resolved.restricted) return new NotShared({ id: resolved.page.id, path: '/' + path });
       return childListAnswer(reads, resolved.page.id, '/' + path, [...resolved.ancestorIds, resolved.page.id], limit, offset);
     });
   }
   if (!answer) throw new NotFoundError(pageMessages.pageNotFound);
+  if (answer instanceof NotShared) {
+    const parentPage = answer.value;
+    return answerMemberList(call, parentPage.id, async (reader) => {
+      const { items, total } = await listPublicChildrenAt(ctx, parentPage.id, parentPage.path, { limit, offset, reader });
+      return { items: items.map(({ seo: _seo, ...item }) => item), total, limit, offset };
+    });
+  }
   sendAnswer(ctx, call.res, key, answer, publicCacheControl(ctx));
 }
 

@@ -11,6 +11,7 @@ import { searchMessages } from '../../models/pages/messages.js';
 import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH } from '../../models/pages/search.js';
 import type { PageCatalog } from '../../models/pages/catalog.js';
 import type { PageInput, PagePatch, Visibility } from '../../models/pages/pages.js';
+import { PAGE_ACCESSES, type PageAccess } from '../../models/pages/access.js';
 
 const visibility = text().valid('public', 'private');
 
@@ -27,22 +28,41 @@ function pageFields(catalog: PageCatalog) {
   };
 }
 
-export type PageCreateBody = PageInput & { publish?: boolean };
+/** Who may read the page (models/pages/access.ts): live at once, so never part of a draft's body. */
+interface AccessFields {
+  access?: PageAccess;
+  access_roles?: number[];
+}
+
+const accessFields = {
+  access: text().valid(...PAGE_ACCESSES),
+  access_roles: Joi.array().items(id).max(100).unique(),
+};
+
+export type PageCreateBody = PageInput & AccessFields & { publish?: boolean };
 
 export function createPageBody(catalog: PageCatalog): Joi.ObjectSchema<PageCreateBody> {
   const fields = pageFields(catalog);
-  return Joi.object<PageCreateBody>({ ...fields, title: fields.title.required(), publish: Joi.boolean().strict() });
+  return Joi.object<PageCreateBody>({ ...fields, ...accessFields, title: fields.title.required(), publish: Joi.boolean().strict() });
 }
 
 /** The revision a write was based on (optional: SPEC clients send none). */
 export const ifRevision = Joi.number().integer().min(0).max(MAX_ID);
 
 /** `merge`: a stale `if_revision` is merged three-way instead of refused (409 only on a real clash). */
-export type PageWriteBody = PagePatch & { if_revision?: number; merge?: boolean };
+type PageWriteBody = PagePatch & { if_revision?: number; merge?: boolean };
+
+export type PageUpdateBody = PageWriteBody & AccessFields;
 
 // created_at is parsed and checked by the model (calendar, from 1970, in the past).
-export function updatePageBody(catalog: PageCatalog): Joi.ObjectSchema<PageWriteBody> {
-  return Joi.object<PageWriteBody>({ ...pageFields(catalog), created_at: text().max(40), if_revision: ifRevision, merge: Joi.boolean().strict() });
+export function updatePageBody(catalog: PageCatalog): Joi.ObjectSchema<PageUpdateBody> {
+  return Joi.object<PageUpdateBody>({
+    ...pageFields(catalog),
+    ...accessFields,
+    created_at: text().max(40),
+    if_revision: ifRevision,
+    merge: Joi.boolean().strict(),
+  });
 }
 
 /** `autosave`: the editor's own save while typing; by the same person within ten minutes, it continues its revision. */

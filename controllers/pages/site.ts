@@ -11,9 +11,11 @@ import { needsFirstRun } from '../../models/auth/registration.js';
 import { buildAnswer, type CachedAnswer } from '../../lib/public-cache.js';
 import { pageCacheTags } from '../../models/pages/cache-tags.js';
 import { renderPage, renderRootList, type RenderedPage } from '../../services/pages-rendering.js';
-import { cachedAnswer, publicCacheControl, sendAnswer } from './public-answers.js';
+import { cachedAnswer, NotShared, publicCacheControl, sendAnswer } from './public-answers.js';
+import { answerMemberPage } from './member-pages.js';
 import { siteRedirectAnswer } from './public-redirects.js';
-import { HOME_SLUG, isResolvablePath, listPublicChildrenAt, publicPlaceOf, resolvePublishedPage } from '../../models/pages/public.js';
+import { HOME_SLUG, isResolvablePath, listPublicChildrenAt, publicPlaceOf, resolvePublicPage, type ResolvedPage } from '../../models/pages/public.js';
+import { attachMedia } from '../../models/pages/media.js';
 import { heldSiteViews } from '../../lib/themes.js';
 import { heldSiteLook, siteLook } from '../../models/settings/store.js';
 import { siteTitles } from './messages.js';
@@ -22,6 +24,12 @@ import { siteTitles } from './messages.js';
 function pageAnswer(rendered: RenderedPage, alsoShows: number[] = []): CachedAnswer {
   const tags = pageCacheTags({ ...rendered.shows, pages: [...rendered.shows.pages, ...alsoShows] });
   return buildAnswer(rendered.html, { contentType: rendered.contentType, lastModified: rendered.lastModified, tags });
+}
+
+/** The resolved page with its image blocks' media (once the page is known to be for everyone). */
+async function withMedia(reads: AppContext, resolved: ResolvedPage): Promise<ResolvedPage> {
+  resolved.page.blocks = await attachMedia(reads, resolved.page.blocks);
+  return resolved;
 }
 
 /**
@@ -64,8 +72,11 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
   const answer = await cachedAnswer(ctx, 'html:/', undefined, async (reads) => {
     const chosen = (await siteLook(reads)).home_page_id;
     const alsoShows = chosen === null ? [] : [chosen];
-    const resolved = await resolvePublishedPage(reads, await homeSegments(reads));
-    if (resolved) return pageAnswer(await renderPage(reads, catalog, resolved, '/'), alsoShows);
+    const segments = await homeSegments(reads);
+    // A home page for members is answered per reader (member-pages.ts), never stored.
+    const found = await resolvePublicPage(reads, segments);
+    if (found?.restricted) return new NotShared(found);
+    if (found) return pageAnswer(await renderPage(reads, catalog, await withMedia(reads, found), '/'), alsoShows);
     const { items } = await listPublicChildrenAt(reads, null, '', { limit: 200 });
     // Only an empty site asks whether an account exists (one statement, until one does):
     // the answer is then not stored, so the first run shows at once in every process.
@@ -76,6 +87,7 @@ export async function renderHome(catalog: PageCatalog, call: Call): Promise<void
     return pageAnswer(await renderRootList(reads, catalog, items), alsoShows);
   });
   if (notConfigured) return renderNotConfigured(ctx, res);
+  if (answer instanceof NotShared) return answerMemberPage(catalog, call, answer.value, '/');
   sendAnswer(ctx, res, 'html:/', answer!, publicCacheControl(ctx));
 }
 
@@ -95,16 +107,23 @@ export async function renderPublicPage(catalog: PageCatalog, call: Call): Promis
   const segments = path.slice(1).split('/');
   if (!isResolvablePath(segments)) return notFoundPage(res, ctx);
   const key = `html:${path}`;
+  let memberUrl = path;
   const answer = await cachedAnswer(ctx, key, segments.join('/'), async (reads) => {
-    const resolved = await resolvePublishedPage(reads, segments);
-    if (!resolved) return siteRedirectAnswer(reads, segments);
+    const found = await resolvePublicPage(reads, segments);
+    if (!found) return siteRedirectAnswer(reads, segments);
+    const home = (await siteLook(reads)).home_page_id;
+    const isHome = home === null ? segments.length === 1 && segments[0] === HOME_SLUG : found.page.id === home;
+    if (found.restricted) {
+      memberUrl = isHome ? '/' : path;
+      return new NotShared(found);
+    }
+    const resolved = await withMedia(reads, found);
     // The home page at its own address is shown as `/` (its canonical URL): the chosen
     // one, or, while none is chosen, the root page `accueil`.
-    const home = (await siteLook(reads)).home_page_id;
-    const isHome = home === null ? segments.length === 1 && segments[0] === HOME_SLUG : resolved.page.id === home;
     return pageAnswer(await renderPage(reads, catalog, resolved, isHome ? '/' : path));
   });
   if (!answer) return notFoundPage(res, ctx);
+  if (answer instanceof NotShared) return answerMemberPage(catalog, call, answer.value, memberUrl);
   const queryIndex = req.originalUrl.indexOf('?');
   sendAnswer(ctx, res, key, answer, publicCacheControl(ctx), queryIndex >= 0 ? req.originalUrl.slice(queryIndex) : '');
 }

@@ -69,3 +69,11 @@ export const revisionMessages = {
   scheduleInvalid: 'La date de publication doit être une date ISO avec l’heure, par exemple 2030-01-31T09:00:00Z.',
   scheduleTooFar: 'La date de publication programmée ne peut pas dépasser l’an 9999.',
 } as const;
+
+// Pages for members (access).
+export const accessMessages = {
+  rolesRequired: 'Choisissez au moins un rôle\u00a0: la page est réservée aux comptes qui en ont un.',
+  roleNotFound: 'Un des rôles choisis n’existe pas.',
+  forbidden: 'Cette page est réservée à certains rôles\u00a0: votre compte n’y a pas accès.',
+  signInRequired: 'Cette page est réservée aux membres\u00a0: connectez-vous pour la lire.',
+} as const;

@@ -9,7 +9,8 @@
 // `nav`, sent when a root page is created, moved, renamed, retitled, made private or
 // deleted, when a menu changes, and when a page a menu links to (or an ancestor of it)
 // changes its place, address, visibility or title, or is deleted (migration
-// pages/20261127000100_pages_menus).
+// pages/20261127000100_pages_menus). Pages for members are never in it (the navigation is
+// part of every shared, cached page); a change of access drops every cached answer.
 import type { AppContext } from '../../lib/context.js';
 import { HOME_PAGE_ID_SQL } from './public.js';
 import { MEDIA_TABLE, PAGES_TABLE } from './schema.js';
@@ -134,7 +135,7 @@ async function readSiteWideFacts(ctx: AppContext, chosenHomeId: number | null): 
      SELECT (SELECT changed_at FROM ${TREE_STATE_TABLE} WHERE id = 1) AS tree,
             (SELECT json_agg(json_build_array(r.id, r.title, r.slug) ORDER BY r.title, r.id)
                FROM (SELECT p.id, p.title, p.slug FROM ${PAGES_TABLE} p
-                     WHERE COALESCE(p.parent_id, 0) = 0 AND p.visibility = 'public' AND p.id IS DISTINCT FROM (SELECT id FROM home)
+                     WHERE COALESCE(p.parent_id, 0) = 0 AND p.visibility = 'public' AND NOT p.restricted AND p.id IS DISTINCT FROM (SELECT id FROM home)
                        AND NOT EXISTS (SELECT 1 FROM ${MENUS_TABLE} WHERE name = 'header')
                      ORDER BY COALESCE(p.parent_id, 0), p.title, p.id
                      LIMIT ?) r) AS roots,

@@ -39,6 +39,7 @@ import { sectionPagesCte } from './grants.js';
 import { PAGES_TABLE } from './schema.js';
 import { slugify } from './slugs.js';
 import { bumpTreeVersion } from './tree-state.js';
+import type { PageAccess } from './access.js';
 
 export type { Block } from './blocks.js';
 export { deletePage } from './page-delete.js';
@@ -54,6 +55,9 @@ export interface Page {
   blocks: Block[];
   seo: Record<string, unknown>;
   visibility: Visibility;
+  /** Who may read it beside its visibility (models/pages/access.ts): live, not part of drafts. */
+  access: PageAccess;
+  access_roles: number[];
   author_id: number | null;
   updated_by: number | null;
   created_at: Date;
@@ -101,6 +105,8 @@ const PAGE_COLUMNS: Array<keyof PageRow> = [
   'blocks',
   'seo',
   'visibility',
+  'access',
+  'access_roles',
   'author_id',
   'updated_by',
   'created_at',
@@ -188,7 +194,7 @@ export async function listPages(ctx: AppContext, options: ListPagesOptions = {})
   return { items: rows.map(({ total: _total, ...row }) => row), total };
 }
 
-type NewPageRow = Pick<Page, 'title' | 'slug' | 'parent_id' | 'template' | 'blocks' | 'seo' | 'visibility'>;
+type NewPageRow = Pick<Page, 'title' | 'slug' | 'parent_id' | 'template' | 'blocks' | 'seo' | 'visibility'> & Partial<Pick<Page, 'access' | 'access_roles'>>;
 
 export function pageTarget(page: { id: number; title: string }): AuditTarget {
   return { type: 'page', id: page.id, label: page.title };
@@ -422,7 +428,7 @@ export async function editPageBlocks(
 }
 
 /**
- * A copy titled «… (copie)», same parent, template, blocks, SEO and visibility, created
+ * A copy titled «… (copie)», same parent, template, blocks, SEO, visibility and access, created
  * now. The copy of a never-published page is never published either, made from its draft;
  * nor is the copy made by someone who may not publish (`publish: false`), from the live page.
  */
@@ -445,8 +451,10 @@ export async function duplicatePage(ctx: AppContext, id: number, actor: Actor | 
     );
     const title = (source.title.slice(0, TITLE_MAX_LENGTH - COPY_SUFFIX.length) + COPY_SUFFIX).trim();
     const { parent_id, template, blocks, seo, visibility } = source;
+    // The copy keeps who may read it: a page for members is never copied out for everyone.
+    const { access, access_roles } = live;
     const copy = await withFreeSlug(tx, source.slug, source.parent_id, null, (savepoint, slug) =>
-      insertPageRow(savepoint, { title, slug, parent_id, template, blocks, seo, visibility }, actor?.id ?? null, publish),
+      insertPageRow(savepoint, { title, slug, parent_id, template, blocks, seo, visibility, access, access_roles }, actor?.id ?? null, publish),
     );
     await bumpTreeVersion(tx);
     await recordAudit(tx, {

@@ -60,17 +60,18 @@ export async function sitemapRange(ctx: AppContext, n: number, chosenHomeId: num
 /**
  * Up to `size` public pages of the range with ids above `afterId`, in id order, each
  * with its URL (one statement: each page walks up to the root through the
- * app_pages_tree_walk index; a private ancestor ends the walk and leaves `url` null).
+ * app_pages_tree_walk index; a private ancestor ends the walk and leaves `url` null, as
+ * a page for members does, whose walk never starts: the sitemap is for everyone).
  */
 export async function sitemapBatch(ctx: AppContext, range: SitemapRange, afterId: number, size: number): Promise<SitemapUrl[]> {
   if (range.fromId === null) return [];
   const { rows } = await ctx.db.raw<{ rows: SitemapUrl[] }>(
     `WITH RECURSIVE batch AS (
-       SELECT id, parent_id, slug, updated_at FROM ${PAGES_TABLE}
+       SELECT id, parent_id, slug, updated_at, restricted FROM ${PAGES_TABLE}
        WHERE visibility = 'public' AND id >= ? AND id > ? AND (?::int IS NULL OR id < ?::int)
        ORDER BY id LIMIT ?
      ), up AS (
-       SELECT b.id AS page_id, b.parent_id AS next_id, b.slug::text AS path, 1 AS depth FROM batch b
+       SELECT b.id AS page_id, b.parent_id AS next_id, b.slug::text AS path, 1 AS depth FROM batch b WHERE NOT b.restricted
        UNION ALL
        SELECT up.page_id, p.parent_id, p.slug || '/' || up.path, up.depth + 1
        FROM up JOIN ${PAGES_TABLE} p ON p.id = up.next_id AND p.visibility = 'public'

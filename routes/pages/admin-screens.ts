@@ -6,6 +6,7 @@ import { pageParams } from '../../controllers/pages/admin-call.js';
 import * as editor from '../../controllers/pages/admin-screens-editor.js';
 import { FILE_FIELD } from '../../controllers/pages/admin-screens-editor-images.js';
 import { renderLivePreview } from '../../controllers/pages/admin-screens-live-preview.js';
+import * as access from '../../controllers/pages/admin-screens-access.js';
 import * as revisions from '../../controllers/pages/admin-screens-revisions.js';
 import { candidatesQuery, listParentCandidates } from '../../controllers/pages/admin-parent-picker.js';
 import { showPageTree, treeQuery, type TreeOptions } from '../../controllers/pages/admin-screens-tree.js';
@@ -13,7 +14,7 @@ import * as media from '../../controllers/pages/admin-screens-media.js';
 import * as pages from '../../controllers/pages/admin-screens.js';
 import { menuAdminRoutes } from './menus.js';
 import { redirectAdminRoutes } from './redirects.js';
-import { CREATE_PAGE, MANAGE_PAGE, VIEW_PAGES } from '../../controllers/pages/page-rights.js';
+import { CREATE_PAGE, MANAGE_PAGE, PUBLISH_PAGE, VIEW_PAGES } from '../../controllers/pages/page-rights.js';
 import { catalogFor, type PageCatalog } from '../../models/pages/catalog.js';
 import { route, type AnyCall, type AnyRoute, type FormLocals } from '../define.js';
 
@@ -128,6 +129,15 @@ export function pagesAdminRoutes(catalog: PageCatalog, tree: TreeOptions): AnyRo
       params: pageParams,
       form: { name: 'duplicate', rerender: edit },
       handler: pages.duplicate,
+    }),
+    route({
+      method: 'post',
+      path: '/pages/:id/access',
+      access: PUBLISH_PAGE,
+      params: pageParams,
+      body: access.accessForm,
+      form: { name: 'access', rerender: edit },
+      handler: access.saveAccess,
     }),
     route({ method: 'get', path: '/pages/:id/delete', access: MANAGE_PAGE, params: pageParams, handler: (call) => pages.confirmDeletePage(call) }),
     route({

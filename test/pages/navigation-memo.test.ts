@@ -104,7 +104,7 @@ describe('the navigation kept in memory by an uncached process (two applications
     // A second later, so that Last-Modified (whole seconds) can tell the media's write apart.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await notified(b, () => updateMedia(a, media.id, { alt: 'Après' }));
-    const stored = await a.db<{ updated_at: Date }>('app_pages_media').where({ id: media.id }).first('updated_at');
+    const stored = await a.db<{ id: number; updated_at: Date }>('app_pages_media').where({ id: media.id }).first('updated_at');
     expect(stored).to.not.equal(undefined);
     const changed = await render(b, appB, '/galerie');
     expect(changed.res.text).to.include('Après');
