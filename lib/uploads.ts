@@ -21,7 +21,7 @@ import { uploadMessages } from './messages.js';
 
 export { UPLOADS_URL_PREFIX } from './upload-names.js';
 
-export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 export type ImageType = 'png' | 'jpeg' | 'webp';
 

@@ -20,7 +20,7 @@ export function mustEnrol(user: { second_factor_required: boolean; second_factor
 }
 
 /** Whether the session was opened with two factors (its stored method: middleware/session.ts). */
-export function twoStepSession(session: { signInMethod?: string; secondFactor?: string } | undefined): boolean {
+function twoStepSession(session: { signInMethod?: string; secondFactor?: string } | undefined): boolean {
   return session?.signInMethod === 'passkey' || Boolean(session?.secondFactor);
 }
 

@@ -10,9 +10,9 @@ import { ValidationError } from '../../lib/errors.js';
 import { signInPolicyMessages } from './sign-in-policy-messages.js';
 
 /** How a session was opened, as the audit log and the session list say it. */
-export type SignInMethod = 'password' | 'passkey' | 'sso';
+type SignInMethod = 'password' | 'passkey' | 'sso';
 /** The second step that completed a sign-in: a TOTP code, a recovery code, a passkey, or the provider's own MFA. */
-export type SecondFactorUsed = 'totp' | 'recovery' | 'passkey' | 'provider';
+type SecondFactorUsed = 'totp' | 'recovery' | 'passkey' | 'provider';
 
 export interface SignInRecord {
   method: SignInMethod;
@@ -39,11 +39,6 @@ export type SignInPolicy = string[][] | null;
 export function allowedMethods(policy: SignInPolicy | undefined): string[] | null {
   if (!policy || policy.length === 0) return null;
   return policy.reduce((kept, list) => kept.filter((method) => list.includes(method)));
-}
-
-export function methodAllowed(policy: SignInPolicy | undefined, key: string): boolean {
-  const allowed = allowedMethods(policy);
-  return allowed === null || allowed.includes(key);
 }
 
 /** The row without the policy column: what callers and answers see. */

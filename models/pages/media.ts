@@ -22,13 +22,13 @@ export interface Media extends Omit<MediaRow, 'focal_x' | 'focal_y' | 'rendition
   crops: { social: MediaCrop | null; square: MediaCrop | null };
 }
 
-export interface MediaCrop {
+interface MediaCrop {
   url: string;
   width: number;
   height: number;
 }
 
-export interface FocalPoint {
+interface FocalPoint {
   x: number;
   y: number;
 }
