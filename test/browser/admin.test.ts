@@ -227,7 +227,17 @@ describe('administration in a browser', function () {
         await page.getByLabel('Type du nouveau bloc').selectOption('image');
         await page.getByRole('button', { name: 'Ajouter le bloc' }).click();
         await page.waitForLoadState();
-        await page.getByRole('radio', { name: /Un dégradé bleu/ }).check();
+        // The library's pictures: in a dialog with JavaScript, in a folded list without.
+        const imageBlock = page.locator('ol.blocks > li.block-card').nth(0);
+        if (javaScriptEnabled) {
+          await imageBlock.getByRole('button', { name: 'Choisir dans la médiathèque…' }).click();
+          await page.getByRole('dialog', { name: 'Choisir dans la médiathèque' }).getByRole('button', { name: /Un dégradé bleu/ }).click();
+        } else {
+          await imageBlock.locator('details.media-picker > summary').click();
+          await page.getByRole('radio', { name: /Un dégradé bleu/ }).check();
+        }
+        // The block's own text alternative, required unless the picture is decorative.
+        await imageBlock.getByLabel('Texte alternatif').fill('Un dégradé bleu');
         await page.getByLabel('Type du nouveau bloc').selectOption('paragraph');
         await page.getByRole('button', { name: 'Ajouter le bloc' }).click();
         await page.waitForLoadState();
