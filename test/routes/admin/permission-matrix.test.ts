@@ -188,6 +188,8 @@ const SITE_SAMPLES: Record<string, Sample> = {
   'POST /admin/pages/:id/duplicate': { ok: 303, path: async (f) => `${await page(f)}/duplicate` },
   'GET /admin/pages/:id/delete': { ok: 200, path: async (f) => `${await page(f)}/delete` },
   'POST /admin/pages/:id/delete': { ok: 303, path: async (f) => `${await page(f)}/delete` },
+  // Pages for members (issue 26): the page's access, live at once.
+  'POST /admin/pages/:id/access': { ok: 303, path: async (f) => `${await page(f)}/access`, fields: () => ({ access: 'members' }) },
   // Review before publishing (issue 26): the page gets a draft, then is submitted where the row needs it.
   'GET /admin/pages/:id/review': { ok: 200, path: async (f) => `${await page(f)}/review` },
   'POST /admin/pages/:id/review': { ok: 303, path: async (f) => `${await pageWithDraft(f)}/review`, fields: () => ({ comment: 'À relire' }) },

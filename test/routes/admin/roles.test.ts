@@ -39,7 +39,8 @@ describe('/admin/roles screens', () => {
     const legends = [...form.text.matchAll(/<legend>([^<]+)<\/legend>/g)].map((match) => match[1]);
     // The catalogue's sections, then the role's own setting (two-step verification).
     expect(legends.slice(0, 3)).to.deep.equal(['Administration', 'Utilisateurs', 'Rôles']);
-    expect(legends.slice(-3)).to.deep.equal(['Pages', 'Site', 'Sécurité']);
+    // The permissions' sections, then the role's sign-in policy (issue 27).
+    expect(legends.slice(-4)).to.deep.equal(['Pages', 'Site', 'Sécurité', 'Moyens de connexion']);
     expect(form.text).to.include('name="permissions" value="users.manage"');
     const adminRole = (await roleNamed('admin'))!;
     const adminPage = await client.get(`/admin/roles/${adminRole.id}`);

@@ -24,7 +24,22 @@ describe('profile sessions (/app/api/users/profile/sessions)', () => {
     expect(byId[me.publicId]).to.include({ current: true, ip: '127.0.0.1' });
     expect(byId[phone.publicId]).to.include({ current: false, user_agent: 'Phone browser' });
     // The device in words and the last activity in French sit beside the raw fields.
-    expect(byId[me.publicId]).to.have.keys('id', 'ip', 'user_agent', 'device', 'created_at', 'last_seen_at', 'last_seen_label', 'expires_at', 'current');
+    // And how each was opened (issue 27): the method, its provider, the second step, in words too.
+    expect(byId[me.publicId]).to.have.keys(
+      'id',
+      'ip',
+      'user_agent',
+      'device',
+      'created_at',
+      'last_seen_at',
+      'last_seen_label',
+      'expires_at',
+      'current',
+      'sign_in_method',
+      'provider',
+      'second_factor',
+      'method_label',
+    );
     expect(JSON.stringify(response.body)).not.to.include(me.sid);
   });
 

@@ -467,7 +467,7 @@ describe('/auth flows', () => {
       const events = await ctx.db('app_audit_events').where({ actor_id: user.id }).orderBy('id').select('action', 'details');
       expect(events).to.deep.equal([
         { action: 'auth.account_setup', details: {} },
-        { action: 'auth.login', details: { via: 'account_setup' } },
+        { action: 'auth.login', details: { method: 'password', via: 'account_setup' } },
       ]);
     });
 
