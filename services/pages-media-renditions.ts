@@ -11,7 +11,7 @@
 // more than libvips' own threads; each file is written only when missing, so work taken
 // again after a crash skips what was done. A stop gives the claim back between two files.
 import type Sharp from 'sharp';
-import type { AppContext } from '../lib/context.js';
+import { warnOnce, type AppContext } from '../lib/context.js';
 import { MAX_IMAGE_PIXELS, optionalSharp } from '../lib/image-size.js';
 import type { MediaRow, StoredCrops, StoredRendition } from '../lib/tables.js';
 import { contentTypeOf } from '../lib/upload-names.js';
@@ -180,16 +180,31 @@ async function runClaim(ctx: AppContext, sharp: typeof Sharp, job: RenditionJob,
 /** Makes every rendition due now, one media after the other, until none is left or `stopped()`; returns how many claims ran. */
 export async function makeDueRenditions(ctx: AppContext, options: RenditionOptions = {}, stopped: () => boolean = () => false): Promise<number> {
   const settings = { ...DEFAULTS, ...options };
-  const sharp = optionalSharp();
-  if (!sharp) return 0;
   let claims = 0;
   while (!stopped()) {
     const job = await claimRenditionJob(ctx, settings.leaseMs);
     if (!job) break;
+    // Loaded with the first job, never at start: libvips' native library costs every
+    // process's start (a cluster's replacement worker included) when most have no image to make.
+    const sharp = optionalSharp();
+    if (!sharp) {
+      await releaseRenditions(ctx, job);
+      warnWithoutSharp(ctx);
+      break;
+    }
     claims++;
     await runClaim(ctx, sharp, job, settings, stopped);
   }
   return claims;
+}
+
+/** Said once per process: without sharp, the originals are served (another host with sharp makes the renditions). */
+function warnWithoutSharp(ctx: AppContext): void {
+  warnOnce(
+    ctx,
+    'media renditions: no sharp',
+    'sharp cannot be loaded (installed without optional packages?): this process makes no image renditions, originals are served',
+  );
 }
 
 /**
@@ -199,10 +214,6 @@ export async function makeDueRenditions(ctx: AppContext, options: RenditionOptio
  */
 export function startMediaRenditions(ctx: AppContext, options: RenditionOptions = {}): () => void {
   const settings = { ...DEFAULTS, ...options };
-  if (!optionalSharp()) {
-    ctx.logger.warn('sharp cannot be loaded (installed without optional packages?): this process makes no image renditions, originals are served');
-    return () => undefined;
-  }
   let running = false;
   let stopped = false;
   const check = () => {
