@@ -56,6 +56,8 @@ describe('passkeys in a browser', function () {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   });
 
+  /** Turns the virtual authenticator's automatic answers (user presence) on or off. */
+  let presence: (enabled: boolean) => Promise<void> = () => Promise.resolve();
   async function pageWithAuthenticator(): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1024, height: 900 } });
     page.on('console', (message) => {
@@ -63,9 +65,10 @@ describe('passkeys in a browser', function () {
     });
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
       options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
     });
+    presence = (enabled) => cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled }).then(() => undefined);
     return page;
   }
 
@@ -94,10 +97,13 @@ describe('passkeys in a browser', function () {
     await page.goto(`${baseUrl}/auth/login`);
     expect((await page.goto(`${baseUrl}/account`))?.url()).to.match(/\/auth\/login/);
 
+    // The virtual authenticator answers the page's autofill request (conditional mediation)
+    // by itself, as a person picking the passkey from the email field's suggestions would:
+    // the page may sign in before the button is clicked. Either way, no password is typed.
     const button = page.getByRole('button', { name: 'Se connecter avec une clé d’accès' });
-    await button.waitFor();
-    await button.click();
-    await page.waitForURL(`${baseUrl}/account`);
+    const signedIn = page.waitForURL(`${baseUrl}/account`);
+    await Promise.race([signedIn, button.click({ timeout: 30_000 }).catch(() => undefined)]);
+    await signedIn;
     await page.getByRole('heading', { name: 'Mon profil' }).waitFor();
     const logins = await ctx.db('app_audit_events').where({ action: 'auth.login' }).orderBy('id');
     // The password sign-in that added it, then the passkey's; the virtual authenticator also
@@ -111,6 +117,9 @@ describe('passkeys in a browser', function () {
 
     // The second step of a password login, instead of a code.
     await enrolTwoFactor(ctx, user);
+    // A person who types a password ignores the autofill's suggestion: the authenticator
+    // answers nothing until the second step asks for the passkey.
+    await presence(false);
     await page.getByRole('button', { name: 'Se déconnecter' }).click();
     await page.waitForURL(/\/auth\/(login|logout)/);
     await page.goto(`${baseUrl}/auth/login`);
@@ -119,6 +128,7 @@ describe('passkeys in a browser', function () {
     await page.waitForTimeout(HUMAN_PAUSE_MS);
     await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
     await page.waitForURL(`${baseUrl}/auth/2fa`);
+    await presence(true);
     await page.getByRole('button', { name: 'Utiliser une clé d’accès' }).click();
     await page.waitForURL(`${baseUrl}/account`);
     const secondStep = await ctx.db('app_audit_events').where({ action: 'auth.login' }).orderBy('id', 'desc').first();
