@@ -231,7 +231,10 @@ describe('administration in a browser', function () {
         const imageBlock = page.locator('ol.blocks > li.block-card').nth(0);
         if (javaScriptEnabled) {
           await imageBlock.getByRole('button', { name: 'Choisir dans la médiathèque…' }).click();
-          await page.getByRole('dialog', { name: 'Choisir dans la médiathèque' }).getByRole('button', { name: /Un dégradé bleu/ }).click();
+          await page
+            .getByRole('dialog', { name: 'Choisir dans la médiathèque' })
+            .getByRole('button', { name: /Un dégradé bleu/ })
+            .click();
         } else {
           await imageBlock.locator('details.media-picker > summary').click();
           await page.getByRole('radio', { name: /Un dégradé bleu/ }).check();

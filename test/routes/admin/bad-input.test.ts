@@ -277,7 +277,13 @@ const SITE_CASES: Case[] = [
   { row: 'POST /admin/pages/:id/duplicate', path: '/admin/pages/999999/duplicate', status: 404, why: 'no such page' },
   { row: 'GET /admin/pages/:id/delete', path: '/admin/pages/1.5/delete', status: 404, why: 'id not an integer' },
   { row: 'POST /admin/pages/:id/delete', path: '/admin/pages/999999/delete', status: 404, why: 'no such page' },
-  { row: 'POST /admin/pages/:id/access', path: async (f) => `${await page(f)}/access`, fields: { access: 'partout' }, status: 400, why: 'access not everyone, members or roles' },
+  {
+    row: 'POST /admin/pages/:id/access',
+    path: async (f) => `${await page(f)}/access`,
+    fields: { access: 'partout' },
+    status: 400,
+    why: 'access not everyone, members or roles',
+  },
   { row: 'GET /admin/pages/:id/review', path: '/admin/pages/1e3/review', status: 404, why: 'exponent id' },
   { row: 'POST /admin/pages/:id/review', path: async (f) => `${await page(f)}/review`, fields: { comment: 'a\u0000' }, status: 400, why: 'NUL in the comment' },
   {
