@@ -206,7 +206,9 @@ describe('uploads stored in PostgreSQL (UPLOAD_STORAGE=database)', () => {
     expect(testConfig({}).uploadStorage).to.equal('disk');
   });
 
-  describe('npm run uploads:migrate', () => {
+  describe('npm run uploads:migrate', function () {
+    // Each test spawns the script through tsx (a cold start of its own): a busy machine's start, not an assertion.
+    this.timeout(60_000);
     // The same host after UPLOAD_STORAGE=database and a restart: it shares the disk app's UPLOAD_DIR.
     let switchedApp: App;
     before(() => {
