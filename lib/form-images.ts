@@ -39,7 +39,8 @@ export interface FormImagesOptions {
 
 // A file is read up to the image limit and one byte more; what follows is drained, not
 // kept. Past this, the request itself is refused (413): a form is not a file transfer.
-const REQUEST_MAX_BYTES = 32 * 1024 * 1024;
+// It grows with MEDIA_MAX_MB so that a form carrying two images at the limit still passes.
+const REQUEST_FLOOR_BYTES = 32 * 1024 * 1024;
 
 /** A file of the form, checked as the media library's uploads are: size (MEDIA_MAX_MB), type, pixels (from its header). */
 async function checkedFile(buffer: Buffer, size: number, maxBytes: number, originalName: string): Promise<FormImage> {
@@ -77,6 +78,7 @@ function checkingStorage(maxBytes: number): Multer.StorageEngine {
 
 /** `maxFileBytes`: the media library's limit (MEDIA_MAX_MB), which these files join. */
 export function parseFormImages(options: FormImagesOptions, maxFileBytes: number): RequestHandler {
+  const requestMaxBytes = Math.max(REQUEST_FLOOR_BYTES, 2 * maxFileBytes + 1024 * 1024);
   let parser: RequestHandler | undefined;
   const parse = () =>
     (parser ??= multer()({
@@ -86,7 +88,7 @@ export function parseFormImages(options: FormImagesOptions, maxFileBytes: number
     }).any());
   return function parseFormImagesMiddleware(req: Request, res: Response, next: NextFunction): void {
     if (!req.is('multipart/form-data')) return next();
-    if (Number(req.get('content-length') ?? 0) > REQUEST_MAX_BYTES) return next(new PayloadTooLargeError(uploadMessages.tooLarge));
+    if (Number(req.get('content-length') ?? 0) > requestMaxBytes) return next(new PayloadTooLargeError(uploadMessages.tooLarge));
     void parse()(req, res, (error?: unknown) => {
       if (error) return next(error instanceof multer().MulterError ? new ValidationError(uploadMessages.formRefused, { code: 'invalid_upload' }) : error);
       const images = new Map<string, FormImage>();

@@ -95,7 +95,8 @@ export const auditMessages = {
 } as const;
 
 /** 10485760 → «10», 1572864 → «1,5». */
-function megabytes(bytes: number): string {
+/** A size in megabytes the French way (one decimal at most, a comma): «10», «2,5». */
+export function megabytes(bytes: number): string {
   return frenchNumber(Math.round((bytes / (1024 * 1024)) * 10) / 10);
 }
 

@@ -73,7 +73,7 @@ function sendReviewEmails(
 /** «Soumettre à la relecture»: the draft goes in review, every reviewer hears of it. */
 export async function submitPageForReview(ctx: AppContext, origin: Origin, pageId: number, input: SubmitInput): Promise<StepOutcome> {
   const outcome = await submitForReview(ctx, pageId, input, actorOf(origin));
-  const reviewers = await reviewersToNotify(ctx, origin.userId);
+  const reviewers = await reviewersToNotify(ctx, pageId, origin.userId);
   sendReviewEmails(ctx, origin, outcome.resubmitted ? 'resubmitted' : 'submitted', reviewers, outcome, { comment: input.comment?.trim() || null });
   return outcome;
 }

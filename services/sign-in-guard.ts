@@ -10,9 +10,9 @@ import { InvalidCredentialsError } from '../lib/errors.js';
 import type { Origin } from '../lib/origin.js';
 import { rateLimitedError } from '../lib/rate-limit-refusal.js';
 import { recordAudit, userTarget } from '../models/audit.js';
-import { AccountBudgetSpentError, login, SIGN_IN_METHOD_REFUSED } from '../models/auth/login.js';
+import { AccountBudgetSpentError, login, SIGN_IN_METHOD_REFUSED, type PasswordSignIn } from '../models/auth/login.js';
 import { budgetSubject, noticeDue, spendSignInBudget, type SignInStage } from '../models/auth/sign-in-budgets.js';
-import { findUserByEmail, type SessionUser } from '../models/auth/users.js';
+import { findUserByEmail } from '../models/auth/users.js';
 import { noticeInBackground } from './mail-policy.js';
 
 const TRIP_ACTIONS: Record<SignInStage, string> = { password: 'auth.login_throttled', second_factor: 'auth.second_factor_throttled' };
@@ -58,7 +58,7 @@ export async function passwordSignIn(
   password: string,
   knownDevice?: number,
   options: { policy?: boolean } = {},
-): Promise<SessionUser> {
+): Promise<PasswordSignIn> {
   try {
     return await login(ctx, email, password, origin.ip, knownDevice, options);
   } catch (error) {

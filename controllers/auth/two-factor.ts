@@ -10,7 +10,7 @@ import { cookieName, cookieOptions } from '../../lib/cookie-names.js';
 import { wantsJson } from '../../middleware/error-handler.js';
 import { logInSession } from '../../middleware/session.js';
 import { ENROLMENT_PAGE, mustEnrol } from '../../middleware/two-factor-gate.js';
-import { openPendingLogin, PENDING_LOGIN_LIFETIME_MS, type PendingLogin } from '../../models/auth/pending-logins.js';
+import { openPendingLogin, pendingLoginSteps, PENDING_LOGIN_LIFETIME_MS, type PendingLogin } from '../../models/auth/pending-logins.js';
 import type { SessionUser } from '../../models/auth/users.js';
 import type { Call } from '../../routes/define.js';
 import { completeSecondStep } from '../../services/two-factor.js';
@@ -59,8 +59,16 @@ export function landingOf(
 }
 
 // GET /auth/2fa — «Vérification en deux étapes»: the code field.
+// An account without a TOTP code (its role requires two steps, met by its passkey) is shown the passkey alone.
 export async function showSecondFactor({ ctx, req, res }: Call<Record<string, never>, PageQuery>): Promise<void> {
-  await renderAuthPage(ctx, req, res, 'two-factor', { pending: pendingToken(ctx, req) !== undefined, noPendingMessage: authPageMessages.noPendingLogin });
+  const token = pendingToken(ctx, req);
+  const steps = token === undefined ? undefined : await pendingLoginSteps(ctx, token);
+  // An expired or unknown token keeps the code form: its answer says the login must start again.
+  await renderAuthPage(ctx, req, res, 'two-factor', {
+    pending: token !== undefined,
+    passkeyOnly: steps?.code === false,
+    noPendingMessage: authPageMessages.noPendingLogin,
+  });
 }
 
 // POST /auth/2fa {code} — the pending login of this browser and a TOTP or a recovery code.

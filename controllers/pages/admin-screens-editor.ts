@@ -7,6 +7,7 @@
 import Joi from 'joi';
 import { frenchDates } from '../../lib/dates.js';
 import { ValidationError } from '../../lib/errors.js';
+import { megabytes } from '../../lib/messages.js';
 import { text } from '../../lib/schema-primitives.js';
 import { placesOf } from '../../models/pages/admin-tree.js';
 import { pageAuthors } from '../../models/pages/authors.js';
@@ -173,6 +174,7 @@ export async function showEditor(catalog: PageCatalog, options: TreeOptions, cal
         .map((type) => ({ type: type.type, item: documentBlock(catalog, NEW_KEY, structuredClone(type.editor!.empty)) })),
       media: media.items,
       chosenMedia,
+      mediaMaxMegabytes: megabytes(ctx.config.mediaMaxBytes),
       // A chosen picture beyond the library's first 200 gets a choice of its own.
       mediaListed: Object.fromEntries(media.items.map((item) => [String(item.id), true])),
       canManage,

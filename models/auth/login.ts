@@ -7,6 +7,9 @@ import { budgetCounters, budgetSubject } from './sign-in-budgets.js';
 import { allowedMethods, policyRefusalMessage, SIGN_IN_POLICY_COLUMN, type SignInPolicy } from './sign-in-policy.js';
 import { PERMISSIONS_COLUMN, SECOND_FACTOR_COLUMNS, USER_COLUMNS, USER_FROM, normalizeEmail, type SessionUser } from './users.js';
 
+/** The account a right password names, and whether it holds a passkey (a second step it may take without TOTP). */
+export type PasswordSignIn = SessionUser & { has_passkey: boolean };
+
 /**
  * Checks an address and password. One hash is always computed, so an unknown address
  * and a wrong password take the same time and give the same error. The unverified
@@ -31,10 +34,10 @@ export async function login(
   ip: string | null = null,
   knownDevice?: number,
   options: { policy?: boolean } = {},
-): Promise<SessionUser> {
+): Promise<PasswordSignIn> {
   const counters = budgetCounters(ctx, 'password', budgetSubject('password', email));
   const { rows } = await ctx.db.raw<{
-    rows: Array<Partial<SessionUser & { password_hash: string | null; sign_in_policy: SignInPolicy }> & { spent_until: Date | null }>;
+    rows: Array<Partial<PasswordSignIn & { password_hash: string | null; sign_in_policy: SignInPolicy }> & { spent_until: Date | null }>;
   }>(
     `WITH budget(key, max) AS (VALUES ${counters.map(() => '(?::varchar, ?::int)').join(', ')}),
      spent AS (
@@ -42,14 +45,16 @@ export async function login(
        WHERE l.reset_at > ? AND l.hits >= b.max
      )
      SELECT spent.spent_until, found.* FROM spent LEFT JOIN (
-       SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}, ${SIGN_IN_POLICY_COLUMN}, a.password_hash
+       SELECT ${USER_COLUMNS}, ${PERMISSIONS_COLUMN}, ${SECOND_FACTOR_COLUMNS}, ${SIGN_IN_POLICY_COLUMN}, a.password_hash,
+         EXISTS (SELECT 1 FROM app_auth_passkeys pk WHERE pk.user_id = u.id) AS has_passkey
        FROM ${USER_FROM} LEFT JOIN app_auth_accounts a ON a.user_id = u.id AND a.provider = ?
        WHERE u.email = ?
      ) found ON true`,
     [...counters.flatMap(({ key, max }) => [key, max]), ctx.clock.now(), CREDENTIAL_PROVIDER, normalizeEmail(email)],
   );
   const { spent_until: spentUntil, ...found } = rows[0];
-  const row = found.id === null || found.id === undefined ? undefined : (found as SessionUser & { password_hash: string | null; sign_in_policy: SignInPolicy });
+  const row =
+    found.id === null || found.id === undefined ? undefined : (found as PasswordSignIn & { password_hash: string | null; sign_in_policy: SignInPolicy });
   if (spentUntil && (knownDevice === undefined || row?.id !== knownDevice)) throw new AccountBudgetSpentError(new Date(spentUntil));
   const allowed = row && options.policy !== false ? allowedMethods(row.sign_in_policy) : null;
   if (row && allowed !== null && !allowed.includes('password')) {

@@ -60,6 +60,20 @@ export async function lockPendingLogin(tx: AppContext, token: string): Promise<P
   return row ? { userId: row.user_id, next: row.next, first: firstStepOf(row.method) } : undefined;
 }
 
+/**
+ * Which second steps the live pending login of this token can take: a TOTP code when its
+ * account has one on, else only a passkey (a role requiring two steps, met by a passkey).
+ * Undefined: no such live pending login.
+ */
+export async function pendingLoginSteps(ctx: AppContext, token: string): Promise<{ code: boolean } | undefined> {
+  const { rows } = await ctx.db.raw<{ rows: Array<{ code: boolean }> }>(
+    `SELECT EXISTS (SELECT 1 FROM app_auth_two_factor tf WHERE tf.user_id = p.user_id AND tf.enabled_at IS NOT NULL) AS code
+     FROM app_auth_pending_logins p WHERE p.token_hash = ? AND p.expires_at > ? AND p.attempts < ?`,
+    [hashToken(token), ctx.clock.now(), PENDING_LOGIN_MAX_ATTEMPTS],
+  );
+  return rows[0];
+}
+
 /** The right code: the pending login is used up. */
 export async function consumePendingLogin(tx: AppContext, token: string): Promise<void> {
   await tx

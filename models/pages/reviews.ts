@@ -278,15 +278,26 @@ export interface Recipient {
  * Who is told of a submission: every account that may review pages (pages.review
  * through any of its roles), not suspended, with review emails on, but the submitter.
  */
-export async function reviewersToNotify(ctx: AppContext, exceptUserId: number | null): Promise<Recipient[]> {
+export async function reviewersToNotify(ctx: AppContext, pageId: number, exceptUserId: number | null): Promise<Recipient[]> {
+  // Reviewers of this page: roles holding pages.review site-wide, and roles granted it on
+  // the page or one of its ancestors (models/pages/grants.ts), the walk up as bounded there.
   const { rows } = await ctx.db.raw<{ rows: Recipient[] }>(
-    `SELECT u.id, u.email, u.name FROM app_auth_users u
-     WHERE u.suspended_at IS NULL AND u.review_emails AND u.id IS DISTINCT FROM ?
-       AND EXISTS (SELECT 1 FROM app_auth_role_permissions rp
-                   WHERE rp.permission_key = 'pages.review'
-                     AND (rp.role_id = u.role_id OR rp.role_id IN (SELECT ur.role_id FROM app_auth_user_roles ur WHERE ur.user_id = u.id)))
+    `WITH RECURSIVE up AS (
+       SELECT id, parent_id, 1 AS depth FROM ${PAGES_TABLE} WHERE id = :page
+       UNION ALL
+       SELECT a.id, a.parent_id, up.depth + 1 FROM up JOIN ${PAGES_TABLE} a ON a.id = up.parent_id WHERE up.depth < 1000
+     ),
+     reviewing AS (
+       SELECT rp.role_id FROM app_auth_role_permissions rp WHERE rp.permission_key = 'pages.review'
+       UNION
+       SELECT g.role_id FROM app_page_grants g JOIN up ON up.id = g.page_id WHERE 'pages.review' = ANY (g.permissions)
+     )
+     SELECT u.id, u.email, u.name FROM app_auth_users u
+     WHERE u.suspended_at IS NULL AND u.review_emails AND u.id IS DISTINCT FROM :except
+       AND (u.role_id IN (SELECT role_id FROM reviewing)
+            OR EXISTS (SELECT 1 FROM app_auth_user_roles ur WHERE ur.user_id = u.id AND ur.role_id IN (SELECT role_id FROM reviewing)))
      ORDER BY u.id`,
-    [exceptUserId],
+    { page: pageId, except: exceptUserId },
   );
   return rows;
 }

@@ -155,11 +155,41 @@ describe('passkeys: renaming, budgets, the sign-in policy, the method of a sessi
     expect(listed.status).to.equal(200);
     const current = listed.body.items.find((session: { current: boolean }) => session.current);
     expect(current).to.include({ sign_in_method: 'passkey', second_factor: null, provider: null, method_label: 'Clé d’accès' });
-    // The same account by its password alone: enrolment first, as before.
+  });
+
+  it('asks an account with a passkey and no code, in a role requiring two steps, for its passkey after the password', async () => {
+    const roleId = await makeRole(ctx, [], 'guarded');
+    await ctx.db('app_auth_roles').where({ id: roleId }).update({ require_2fa: true });
+    const { user, authenticator } = await withPasskey();
+    await ctx.db('app_auth_users').where({ id: user.id }).update({ role_id: roleId });
+    const sessionsOf = () => ctx.db('app_auth_sessions').where({ user_id: user.id }).whereNotNull('sign_in_method').select('sign_in_method', 'second_factor');
     const byPassword = new FormClient(app, clock);
     const landed = await byPassword.submit('/auth/login', { email: 'ada@example.com', password: PASSWORD });
-    expect(landed.headers.location).to.equal('/account/2fa');
-    expect((await byPassword.get('/account')).headers.location).to.equal('/account/2fa');
+    // The password opens no session: the second step's page, offering the passkey alone.
+    expect(landed.status).to.equal(303);
+    expect(landed.headers.location).to.equal('/auth/2fa');
+    expect(await sessionsOf()).to.have.length(0);
+    const page = await byPassword.get('/auth/2fa');
+    expect(page.status).to.equal(200);
+    expect(page.text).to.not.include('name="code"');
+    expect(textOf(page.text)).to.include('Confirmez la connexion avec votre clé d’accès').and.include('Utiliser une clé d’accès');
+    const { _csrf } = await byPassword.tokens('/auth/2fa');
+    const post = (path: string, body: object) => byPassword.agent.post(path).set('Accept', 'application/json').set('X-CSRF-Token', _csrf).send(body);
+    const options = await post('/auth/2fa/passkey/options', {});
+    expect(options.status, options.text).to.equal(200);
+    const answer = await post('/auth/2fa/passkey', { response: authenticator.get(options.body) });
+    expect(answer.status, answer.text).to.equal(200);
+    // The role's requirement is met by the passkey: no enrolment page.
+    expect(answer.body.redirect).to.equal('/account');
+    expect((await byPassword.get('/account')).status).to.equal(200);
+    expect(await sessionsOf()).to.deep.equal([{ sign_in_method: 'password', second_factor: 'passkey' }]);
+    // Without a passkey, the same role still sends a password sign-in to set up a code.
+    const other = await caller(ctx, { email: 'bob@example.com', name: 'Bob' });
+    await ctx.db('app_auth_users').where({ id: other.id }).update({ role_id: roleId });
+    const bob = new FormClient(app, clock);
+    const bobLanded = await bob.submit('/auth/login', { email: 'bob@example.com', password: PASSWORD });
+    expect(bobLanded.headers.location).to.equal('/account/2fa');
+    expect((await bob.get('/account')).headers.location).to.equal('/account/2fa');
   });
 
   it('marks the login page for the browser’s passkey autofill: the address field and the waiting request', async () => {

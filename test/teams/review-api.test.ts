@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { AppContext } from '../../lib/context.js';
 import { saveDraft } from '../../models/pages/drafts.js';
+import { grantOnPage } from '../../models/pages/grants.js';
 import { createPage } from '../../models/pages/pages.js';
 import type { User } from '../../models/auth/users.js';
 import { useAppWithSmtp, type App } from '../support/app.js';
@@ -233,5 +234,25 @@ describe('teams: review before publishing (/app/api/admin/pages/:id/review)', ()
     const client = new AdminClient(app, contributor);
     expect((await client.post('/account/review-emails', { review_emails: 'on' })).status).to.equal(303);
     expect(await ctx.db('app_auth_users').where({ id: contributor.id }).first('review_emails')).to.deep.equal({ review_emails: true });
+  });
+
+  it('a role granted pages.review on a section is emailed for the pages in it, not for a page outside', async () => {
+    const contributor = await caller(ctx, { role: 'contributor', name: 'Camille Contributrice' });
+    const sectionReviewer = await caller(ctx, { permissions: ['admin.access'], name: 'Relectrice de rubrique' });
+    const roleId = (await ctx.db('app_auth_users').where({ id: sectionReviewer.id }).first('role_id'))!.role_id;
+    const as = { id: contributor.id, name: contributor.name, ip: null };
+    const section = await createPage(ctx, { title: 'Rubrique' }, as, undefined, { publish: false });
+    const inside = await createPage(ctx, { title: 'Sous la rubrique', parent_id: section.id }, as, undefined, { publish: false });
+    const outside = await createPage(ctx, { title: 'Ailleurs' }, as, undefined, { publish: false });
+    await grantOnPage(ctx, section.id, roleId, ['pages.review'], null);
+
+    expect((await api(contributor).post(`/${outside.id}/review`)).status).to.equal(202);
+    await settled();
+    expect(smtp.messages.flatMap((message) => message.to)).to.not.include(sectionReviewer.email);
+
+    expect((await api(contributor).post(`/${inside.id}/review`)).status).to.equal(202);
+    const mail = await smtp.waitForMessage(sectionReviewer.email);
+    expect(mail.subject).to.include('Sous la rubrique');
+    expect(smtp.linkIn(mail, `/admin/pages/${inside.id}/review`).pathname).to.equal(`/admin/pages/${inside.id}/review`);
   });
 });
