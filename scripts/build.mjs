@@ -54,13 +54,30 @@ function sources() {
   return files.sort();
 }
 
-function fingerprint(files) {
+/** Each file's size and modification time, as the stamp keeps them. */
+function signatures(files) {
+  return Object.fromEntries(
+    files.map((file) => {
+      const { size, mtimeMs } = statSync(path.join(root, file));
+      return [file, `${size}:${mtimeMs}`];
+    }),
+  );
+}
+
+function fingerprint(signed) {
   const hash = createHash('sha256');
-  for (const file of files) {
-    const { size, mtimeMs } = statSync(path.join(root, file));
-    hash.update(`${file}\0${size}\0${mtimeMs}\n`);
-  }
+  for (const [file, signature] of Object.entries(signed)) hash.update(`${file}\0${signature}\n`);
   return hash.digest('hex');
+}
+
+/** Why --if-changed builds: the first few files added, removed or changed since the stamp, or what of dist/ is missing. */
+function reasonToBuild(stamp, signed, compiled) {
+  if (!stamp) return 'no earlier build';
+  if (!compiled) return 'dist/ is incomplete';
+  if (!stamp.signatures) return 'the earlier build kept no list of its sources';
+  const names = new Set([...Object.keys(signed), ...Object.keys(stamp.signatures)]);
+  const changed = [...names].filter((file) => signed[file] !== stamp.signatures[file]);
+  return `${changed.length} source file(s) changed: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}`;
 }
 
 function readStamp() {
@@ -72,7 +89,8 @@ function readStamp() {
 }
 
 const files = sources();
-const current = fingerprint(files);
+const signed = signatures(files);
+const current = fingerprint(signed);
 const stamp = readStamp();
 const bundleFile = path.join(dist, 'lib', 'app.bundle.js');
 const compiled = existsSync(path.join(dist, 'app.js')) && existsSync(bundleFile);
@@ -81,6 +99,7 @@ if (process.argv.includes('--if-changed') && compiled && stamp?.fingerprint === 
   console.error('build: no source changed since the last build (dist/ is up to date)');
   process.exit(0);
 }
+if (process.argv.includes('--if-changed')) console.error(`build: compiling (${reasonToBuild(stamp, signed, compiled)})`);
 
 const kept = new Set(files);
 const removed = stamp ? stamp.files.filter((file) => !kept.has(file)) : [];
@@ -97,7 +116,7 @@ const result = spawnSync(process.execPath, [tsc, '-p', tsconfigFile, '--incremen
 if (result.status !== 0) process.exit(result.status ?? 1);
 await bundle();
 // The fingerprint taken before compiling: a file saved during the build makes the next start build again.
-writeFileSync(stampFile, JSON.stringify({ fingerprint: current, files }) + '\n');
+writeFileSync(stampFile, JSON.stringify({ fingerprint: current, files, signatures: signed }) + '\n');
 
 // Node's built-in modules reach the bundle through require(), as the CommonJS packages'
 // do, never through `import`: an import builds the module's ES facade, which reads every
