@@ -4,7 +4,9 @@
 // resident keys, the user verified). WebAuthn needs a secure context and an rpID the
 // page's origin belongs to: the app's BASE_URL is http://localhost:<port>, which is one.
 // Add a passkey from /account, sign out, sign in with it without a password; then use it
-// as the second step of a password login, and remove it.
+// as the second step of a password login, and remove it. Rename one, take it as the only
+// second step a role requiring two steps asks of an account without a code, and see it
+// refused at another origin than BASE_URL's.
 import { createServer, type Server } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { AppContext } from '../../lib/context.js';
 import { contextOf, createTestApp, resetData } from '../support/app.js';
 import { chromiumAvailable, launchChromium } from '../support/browser.js';
-import { makeUser, PASSWORD } from '../support/fixtures.js';
+import { makeRole, makeUser, PASSWORD } from '../support/fixtures.js';
 import { enrolTwoFactor } from '../support/two-factor.js';
 
 // The anti-bot check refuses /auth forms submitted under 1.5 s after rendering.
@@ -139,6 +141,82 @@ describe('passkeys in a browser', function () {
     await page.getByRole('button', { name: 'Retirer la clé d’accès Chromium' }).click();
     await page.getByText('La clé d’accès est retirée.').waitFor();
     expect(await ctx.db('app_auth_passkeys').where({ user_id: user.id })).to.have.length(0);
+    expect(cspViolations).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('renames a passkey, is asked for it alone after the password when a role requires two steps, and is refused it at another origin', async () => {
+    const user = await makeUser(ctx, { email: 'bea@example.com', name: 'Béa' });
+    const page = await pageWithAuthenticator();
+    // The password typed while the authenticator stays silent (no autofill answer).
+    const passwordLogin = async () => {
+      await presence(false);
+      await page.goto(`${baseUrl}/auth/login`);
+      await page.getByLabel('Courriel').fill('bea@example.com');
+      await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD);
+      await page.waitForTimeout(HUMAN_PAUSE_MS);
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+    };
+    await passwordLogin();
+    await page.waitForURL(`${baseUrl}/account`);
+    await presence(true);
+    await page.locator('#passkey-name').fill('Portable');
+    await page.locator('#passkey-password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Ajouter une clé d’accès' }).click();
+    await page.locator('[data-passkeys] td', { hasText: 'Portable' }).waitFor();
+
+    // Renamed from its row, without a script of its own.
+    await page.locator('details.passkey-rename summary').click();
+    await page.getByLabel('Nouveau nom').fill('Ordinateur du bureau');
+    await page.getByRole('button', { name: 'Renommer', exact: true }).click();
+    await page.locator('[data-passkeys] td', { hasText: 'Ordinateur du bureau' }).waitFor();
+    expect(await ctx.db('app_auth_passkeys').where({ user_id: user.id }).select('name')).to.deep.equal([{ name: 'Ordinateur du bureau' }]);
+
+    // A role requiring two steps, no code set up: the password leads to the passkey alone.
+    const roleId = await makeRole(ctx, [], 'guarded');
+    await ctx.db('app_auth_roles').where({ id: roleId }).update({ require_2fa: true });
+    await ctx.db('app_auth_users').where({ id: user.id }).update({ role_id: roleId });
+    await page.getByRole('button', { name: 'Se déconnecter' }).click();
+    await page.waitForURL(/\/auth\/(login|logout)/);
+    await passwordLogin();
+    await page.waitForURL(`${baseUrl}/auth/2fa`);
+    expect(await page.locator('input[name="code"]').count()).to.equal(0);
+    await page.getByText('Confirmez la connexion avec votre clé d’accès.').waitFor();
+    await presence(true);
+    await page.getByRole('button', { name: 'Utiliser une clé d’accès' }).click();
+    await page.waitForURL(`${baseUrl}/account`);
+    const secondStep = await ctx
+      .db('app_audit_events')
+      .where({ action: 'auth.login', target_id: String(user.id) })
+      .orderBy('id', 'desc')
+      .first();
+    expect(secondStep?.details).to.deep.equal({ method: 'password', second_factor: 'passkey' });
+
+    // The same site reached by another origin than BASE_URL's: the browser will not use a
+    // passkey of localhost there, the page says so, and no session is opened.
+    const elsewhere = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+    const cdp = await elsewhere.context().newCDPSession(elsewhere);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const sessionsBefore = await ctx.db('app_auth_sessions').where({ user_id: user.id }).count({ n: '*' }).first();
+    await elsewhere.goto(baseUrl.replace('localhost', '127.0.0.1') + '/auth/login');
+    await elsewhere.getByRole('button', { name: 'Se connecter avec une clé d’accès' }).click();
+    await elsewhere
+      .locator('[data-passkey-error]')
+      .filter({ hasText: /clé d’accès|annulée/ })
+      .waitFor();
+    expect(new URL(elsewhere.url()).pathname).to.equal('/auth/login');
+    expect(await ctx.db('app_auth_sessions').where({ user_id: user.id }).count({ n: '*' }).first()).to.deep.equal(sessionsBefore);
+    await elsewhere.close();
     expect(cspViolations).to.deep.equal([]);
     await page.close();
   });
