@@ -169,6 +169,9 @@ export async function renderPage(
     themeReads,
     // A theme block's view by its type (theme.json names it); the site's own are site/blocks/<type>.njk.
     blockViews: catalog.blockViews,
+    // A theme's views (its block views, or the built-in ones it overrides) may call the data
+    // filters, which only asyncEach waits for; the site's own views do not, and a plain loop costs less.
+    themeViews: catalog.views !== undefined,
     ...(await menusHtml(ctx, catalog, facts, url)),
     // The home page has none; every other level starts at the home page.
     breadcrumbs: isHome ? undefined : ancestorTitles.map((title, index) => ({ title, url: '/' + segments.slice(0, index + 1).join('/') })),
