@@ -4,7 +4,8 @@
 // application in its own process (production settings), logged in as an
 // administrator: each screen requested one after the other
 // (after a warm-up), reporting p50/p99/max time and the size of the HTML. Target: every
-// screen under 300 ms and 500 kB.
+// screen under 300 ms and 500 kB. Then the tree screens of a role with a grant on one
+// section only (the depth-20 path's root), to compare with the administrator's.
 //
 //   npx tsx bench/pages/admin-run.ts [--requests 50] [--pages 100000] [--node <path>]
 //   (BENCH_REQUESTS, BENCH_PAGES, BENCH_NODE work too; the database is a throw-away one,
@@ -15,6 +16,7 @@ import { closeApp, createApp } from '../../app.js';
 import { loadConfig } from '../../lib/config.js';
 import { SESSION_COOKIE } from '../../middleware/session.js';
 import { createSession } from '../../models/auth/sessions.js';
+import { grantOnPage } from '../../models/pages/grants.js';
 import { option, scratchDatabase } from '../support.js';
 import { seedPageTree } from './seed.js';
 import { nodeVersion, startServer, stopServer, type RunningServer } from './servers.js';
@@ -46,8 +48,12 @@ async function addSiblingsAlong(databaseUrl: string, chain: number[]): Promise<v
   }
 }
 
-/** An administrator's session cookie, written through the application's own model. */
-async function adminCookie(databaseUrl: string, dataDir: string): Promise<string> {
+/**
+ * Session cookies written through the application's own models: an administrator's, and
+ * one of a role holding `admin.access` only and a grant of pages.manage on `section`
+ * (issue 26: a team that writes one section of the tree).
+ */
+async function sessionCookies(databaseUrl: string, dataDir: string, section: number): Promise<{ admin: string; sectionEditor: string }> {
   const app = createApp(
     loadConfig({
       NODE_ENV: 'production',
@@ -60,15 +66,18 @@ async function adminCookie(databaseUrl: string, dataDir: string): Promise<string
     }),
   );
   const ctx = app.locals.ctx;
+  const cookieOf = async (email: string, roleId: number) => {
+    const [user] = await ctx.db('app_auth_users').insert({ email, name: email, role_id: roleId, email_verified: true }).returning('id');
+    const sid = await createSession(ctx, user.id, { ip: '127.0.0.1', userAgent: 'bench' });
+    return `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, SESSION_SECRET))}`;
+  };
   try {
     const role = await ctx.db('app_auth_roles').where({ name: 'admin' }).first('id');
     if (!role) throw new Error('no role "admin": were the migrations run?');
-    const [admin] = await ctx
-      .db('app_auth_users')
-      .insert({ email: 'admin@example.com', name: 'Admin', role_id: role.id, email_verified: true })
-      .returning('id');
-    const sid = await createSession(ctx, admin.id, { ip: '127.0.0.1', userAgent: 'bench' });
-    return `${SESSION_COOKIE}=${encodeURIComponent('s:' + signature.sign(sid, SESSION_SECRET))}`;
+    const [sectionRole] = await ctx.db('app_auth_roles').insert({ name: 'section-editor', label: 'Rubrique', description: '', system: false }).returning('id');
+    await ctx.db('app_auth_role_permissions').insert({ role_id: sectionRole.id, permission_key: 'admin.access' });
+    await grantOnPage(ctx, section, sectionRole.id, ['pages.manage', 'pages.publish'], null);
+    return { admin: await cookieOf('admin@example.com', role.id), sectionEditor: await cookieOf('section@example.com', sectionRole.id) };
   } finally {
     await closeApp(app);
   }
@@ -104,7 +113,8 @@ async function main(): Promise<void> {
   try {
     const tree = await seedPageTree(database.url, TOTAL_PAGES);
     await addSiblingsAlong(database.url, tree.chain);
-    const cookie = await adminCookie(database.url, database.dataDir);
+    // The section: the depth-1 page of the depth-20 path (its subtree holds the widest levels).
+    const cookies = await sessionCookies(database.url, database.dataDir, tree.chain[0]);
     server = await startServer(nodeBinary, 'app-server.ts', { DATABASE_URL: database.url, BENCH_DATA_DIR: database.dataDir, NODE_ENV: 'production' });
     const base = `http://127.0.0.1:${server.port}`;
     const [root] = tree.chain;
@@ -123,9 +133,20 @@ async function main(): Promise<void> {
       ['parent search in JSON «page 1»', `/admin/pages/parent-candidates?q=page%201&exclude=${root}`],
       ['delete confirmation: a root (subtree counted)', `/admin/pages/${root}/delete`],
     ];
+    // The same tree screens for a role that writes one section only (a grant on the path's root).
+    const sectionScreens: Array<[string, string]> = [
+      ['section role: tree (its section)', '/admin/pages'],
+      ['section role: opened at the depth-20 page', `/admin/pages?open=${leaf}`],
+      ['section role: search «page 4242»', '/admin/pages?q=page%204242'],
+      ['section role: search «page» (all match)', '/admin/pages?q=page'],
+      ['section role: page form, depth-20 page', `/admin/pages/${leaf}`],
+    ];
     console.log('\nscreen                                          status  p50 ms  p99 ms  max ms      bytes  < 300 ms, < 500 kB');
     let failed = 0;
-    for (const [label, path] of screens) {
+    for (const [label, path, cookie] of [
+      ...screens.map(([label, path]) => [label, path, cookies.admin]),
+      ...sectionScreens.map(([label, path]) => [label, path, cookies.sectionEditor]),
+    ]) {
       const t = await time(base + path, cookie);
       const ok = t.status === 200 && t.p99 < 300 && t.bytes < 500_000;
       if (!ok) failed++;

@@ -52,10 +52,16 @@ export async function findSectionPages(
   offset = 0,
 ): Promise<{ rows: TreeRow[]; more: boolean }> {
   const filter = searchFilter(search);
-  const where = filter.sql ? `${filter.sql} AND` : 'WHERE';
+  // The walk down the sections carries what the filter reads, so only the sections' pages
+  // are matched (not every title of the site against a set of ids), then sorted.
   const { rows } = await ctx.db.raw<{ rows: TreeRow[] }>(
-    `WITH RECURSIVE ${sectionPagesCte()},
-     hits AS (SELECT p.id FROM ${PAGES_TABLE} p ${where} p.id IN (SELECT id FROM section_pages) ORDER BY p.title, p.id LIMIT ? OFFSET ?)
+    `WITH RECURSIVE section(id, title, slug, visibility) AS (
+       SELECT p.id, p.title, p.slug, p.visibility FROM app_page_grants g JOIN ${PAGES_TABLE} p ON p.id = g.page_id
+       WHERE g.role_id IN (SELECT role_id FROM app_auth_users WHERE id = ? UNION SELECT role_id FROM app_auth_user_roles WHERE user_id = ?)
+       UNION
+       SELECT c.id, c.title, c.slug, c.visibility FROM ${PAGES_TABLE} c JOIN section s ON c.parent_id = s.id
+     ),
+     hits AS (SELECT p.id FROM section p ${filter.sql} ORDER BY p.title, p.id LIMIT ? OFFSET ?)
      SELECT ${TREE_COLUMNS}, ${CHILD_COUNT} FROM hits JOIN ${PAGES_TABLE} p ON p.id = hits.id ORDER BY p.title, p.id`,
     [userId, userId, ...filter.bindings, limit + 1, offset],
   );
