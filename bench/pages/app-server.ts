@@ -1,10 +1,11 @@
-// Benchmark: the real application (createApp), production settings, on a free port.
+// Benchmark: the real application (createApp with the site's modules), production settings, on a free port.
 // SITEMAP_BATCH, SITEMAP_CONCURRENCY and SITEMAP_DUTY override the pages module's
 // sitemap options (to compare settings; unset, the defaults the site runs with).
 import { createApp } from '../../app.js';
 import { loadConfig } from '../../lib/config.js';
 import { coreModule } from '../../routes/core-module.js';
 import { createPagesModule } from '../../routes/pages/index.js';
+import { settingsModule } from '../../routes/settings/index.js';
 
 const config = loadConfig({
   NODE_ENV: 'production',
@@ -24,7 +25,8 @@ const config = loadConfig({
 const number = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 const sitemap = { batchSize: number('SITEMAP_BATCH'), concurrency: number('SITEMAP_CONCURRENCY'), duty: number('SITEMAP_DUTY') };
 const pages = createPagesModule({ sitemap: Object.fromEntries(Object.entries(sitemap).filter(([, value]) => value !== undefined)) });
-const app = createApp(config, [coreModule, pages]);
+// The site's modules (routes/site-modules.ts), the pages module with the run's sitemap options.
+const app = createApp(config, [coreModule, pages, settingsModule]);
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.stdout.write(`READY ${address.port}\n`);
