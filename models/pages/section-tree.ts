@@ -43,7 +43,18 @@ export async function sectionRootRows(ctx: AppContext, userId: number): Promise<
   return rows;
 }
 
-/** A search of the tree screen inside the user's sections: one page of matches in title order. */
+/** How many of the site's matches, in title order, are checked one by one before walking down the sections instead. */
+const SEARCH_CANDIDATES = 2000;
+
+/**
+ * A search of the tree screen inside the user's sections: one page of matches in title
+ * order, in one statement that takes the cheaper of two ways. First the site's matches
+ * in title order (the whole tree's search and its indexes), each kept when a walk up
+ * from it meets a granted page, stopping once the page of results is full: a large
+ * section fills it from the first candidates. When the first 2,000 matches do not fill
+ * it (a small section, or a late page of results), the sections are walked down instead,
+ * carrying what the filter reads, and only their pages are matched.
+ */
 export async function findSectionPages(
   ctx: AppContext,
   userId: number,
@@ -52,18 +63,43 @@ export async function findSectionPages(
   offset = 0,
 ): Promise<{ rows: TreeRow[]; more: boolean }> {
   const filter = searchFilter(search);
-  // The walk down the sections carries what the filter reads, so only the sections' pages
-  // are matched (not every title of the site against a set of ids), then sorted.
+  const need = offset + limit + 1;
+  const roles = 'SELECT role_id FROM app_auth_users WHERE id = ? UNION SELECT role_id FROM app_auth_user_roles WHERE user_id = ?';
   const { rows } = await ctx.db.raw<{ rows: TreeRow[] }>(
-    `WITH RECURSIVE section(id, title, slug, visibility) AS (
+    `WITH RECURSIVE candidates AS MATERIALIZED (
+       SELECT p.id, p.parent_id, row_number() OVER (ORDER BY p.title, p.id) AS n
+       FROM (SELECT p.id, p.parent_id, p.title FROM ${PAGES_TABLE} p ${filter.sql} ORDER BY p.title, p.id LIMIT ${SEARCH_CANDIDATES}) p
+     ),
+     -- Read in the candidates' order and stopped at :need: no walk up past the page of results.
+     found AS MATERIALIZED (
+       SELECT c.id, c.n FROM candidates c
+       WHERE EXISTS (
+         WITH RECURSIVE up(id, parent_id, depth) AS (
+           SELECT c.id, c.parent_id, 1
+           UNION ALL
+           SELECT a.id, a.parent_id, up.depth + 1 FROM up JOIN ${PAGES_TABLE} a ON a.id = up.parent_id WHERE up.depth < ${MAX_WALK}
+         )
+         SELECT 1 FROM up JOIN app_page_grants g ON g.page_id = up.id WHERE g.role_id IN (${roles})
+       )
+       LIMIT ?
+     ),
+     -- Enough found, or every match of the site was a candidate: the first way answered.
+     answered AS (SELECT (SELECT count(*) FROM found) >= ? OR (SELECT count(*) FROM candidates) < ${SEARCH_CANDIDATES} AS yes),
+     section(id, title, slug, visibility) AS (
        SELECT p.id, p.title, p.slug, p.visibility FROM app_page_grants g JOIN ${PAGES_TABLE} p ON p.id = g.page_id
-       WHERE g.role_id IN (SELECT role_id FROM app_auth_users WHERE id = ? UNION SELECT role_id FROM app_auth_user_roles WHERE user_id = ?)
+       WHERE g.role_id IN (${roles}) AND NOT (SELECT yes FROM answered)
        UNION
        SELECT c.id, c.title, c.slug, c.visibility FROM ${PAGES_TABLE} c JOIN section s ON c.parent_id = s.id
      ),
-     hits AS (SELECT p.id FROM section p ${filter.sql} ORDER BY p.title, p.id LIMIT ? OFFSET ?)
+     hits AS (
+       (SELECT f.id FROM found f WHERE (SELECT yes FROM answered) ORDER BY f.n OFFSET ?)
+       UNION ALL
+       (SELECT p.id FROM section p ${filter.sql} ORDER BY p.title, p.id LIMIT ? OFFSET ?)
+     )
      SELECT ${TREE_COLUMNS}, ${CHILD_COUNT} FROM hits JOIN ${PAGES_TABLE} p ON p.id = hits.id ORDER BY p.title, p.id`,
-    [userId, userId, ...filter.bindings, limit + 1, offset],
+    // In the order of the placeholders: the candidates' filter, the walk up's roles, the
+    // two counts, the walk down's roles, then the two ways' offsets, filter and limit.
+    [...filter.bindings, userId, userId, need, need, userId, userId, offset, ...filter.bindings, limit + 1, offset],
   );
   return { rows: rows.slice(0, limit), more: rows.length > limit };
 }

@@ -57,6 +57,21 @@ describe('teams: a role with a grant on one section, on the screens', function (
     expect(candidates.body.items.map((item: { id: number }) => item.id)).to.deep.equal([w.mineInside]);
   });
 
+  it('its search finds the section’s pages behind more than 2,000 earlier matches elsewhere, and a large section’s from the first ones', async () => {
+    const { w, client } = await setUp();
+    // 2,050 matches outside, all before the section's in title order: the search walks the section instead.
+    await ctx.db.raw(`INSERT INTO app_pages (title, slug, parent_id) SELECT 'Aa chantier ' || g, 'aa-chantier-' || g, NULL FROM generate_series(1, 2050) g`);
+    for (const title of ['Zz chantier 1', 'Zz chantier 2']) await createPage(ctx, { title, parent_id: w.section }, { id: w.me.id, name: w.me.name, ip: null });
+    const late = await client.get('/admin/pages?q=chantier');
+    expect(late.status).to.equal(200);
+    expect(titlesIn(late.text)).to.deep.equal(['Zz chantier 1', 'Zz chantier 2']);
+    // Moved into the section, the same pages fill the page of results from the first matches.
+    await ctx.db('app_pages').whereLike('title', 'Aa chantier %').update({ parent_id: w.section });
+    const early = await client.get('/admin/pages?q=chantier');
+    expect(titlesIn(early.text)).to.have.length.greaterThan(10);
+    expect(titlesIn(early.text).every((title) => title.startsWith('Aa chantier '))).to.equal(true);
+  });
+
   it('a role with admin.access only and no grant sees no «Pages» and is refused the tree', async () => {
     const client = await AdminClient.as(app, { permissions: ['admin.access'] });
     const landing = await client.get('/admin');
