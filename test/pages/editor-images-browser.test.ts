@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { getDraft } from '../../models/pages/drafts.js';
 import { createPage, getPage } from '../../models/pages/pages.js';
 import { addMedia } from '../../services/pages-media.js';
-import { useBrowserSite } from '../support/browser.js';
+import { submitWith, useBrowserSite } from '../support/browser.js';
 import { caller } from '../support/fixtures.js';
 import { axeViolations } from '../support/walk.js';
 import { PNG_BYTES } from './helpers.js';
@@ -118,8 +118,7 @@ describe('image blocks in the editor, in a browser', function () {
     expect(await block.locator('[data-image-current] img').getAttribute('src')).to.equal(`/uploads/${media!.filename}`);
     expect(await block.locator('input[type="file"]').inputValue()).to.equal('');
     await block.getByLabel('Texte alternatif').fill('Le four à bois');
-    await tab.getByRole('button', { name: 'Publier' }).click();
-    await tab.waitForURL(`${site.baseUrl}/admin/pages/${page.id}`);
+    await submitWith(tab, tab.getByRole('button', { name: 'Publier' }));
     expect(await mediaCount()).to.equal(1);
     expect(await publicImage(tab, '/atelier')).to.deep.equal({ src: `/uploads/${media!.filename}`, alt: 'Le four à bois' });
   });
@@ -151,8 +150,7 @@ describe('image blocks in the editor, in a browser', function () {
     expect(await dialog.isVisible()).to.equal(false);
     expect(await tab.locator(`#block-0 input[type="radio"][value="${media.id}"]`).isChecked()).to.equal(true);
     expect(await tab.locator('#b-0-alt').inputValue()).to.equal('Le four');
-    await tab.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
-    await tab.waitForURL(`${site.baseUrl}/admin/pages/${page.id}`);
+    await submitWith(tab, tab.getByRole('button', { name: 'Enregistrer le brouillon' }));
     expect((await getDraft(site.ctx, page.id)).blocks[0]).to.include({ type: 'image', media_id: media.id, alt: 'Le four' });
   });
 });

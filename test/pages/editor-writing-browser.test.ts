@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { getDraft } from '../../models/pages/drafts.js';
 import { createPage } from '../../models/pages/pages.js';
-import { useBrowserSite } from '../support/browser.js';
+import { submitWith, useBrowserSite } from '../support/browser.js';
 import { caller } from '../support/fixtures.js';
 import { axeViolations } from '../support/walk.js';
 
@@ -100,8 +100,7 @@ describe('writing help in the editor, in a browser', function () {
     expect(await tab.locator('ol.blocks > li.block-card').first().getAttribute('data-key')).to.equal('2');
     expect(await tab.locator('.editor-status').textContent()).to.include('Bloc déplacé en position 1');
     await tab.keyboard.press('Alt+ArrowDown');
-    await tab.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
-    await tab.waitForURL(`${site.baseUrl}/admin/pages/${page.id}`);
+    await submitWith(tab, tab.getByRole('button', { name: 'Enregistrer le brouillon' }));
     expect((await getDraft(site.ctx, page.id)).blocks.map((block) => block.text)).to.deep.equal([
       'Nos ateliers',
       'Modelage le dimanche.',

@@ -89,7 +89,9 @@ describe('media renditions across server processes', function () {
     const finished = await until('renditions made', () => done(media));
     expect(finished.attempts).to.equal(1);
     expect(finished.last_error).to.equal(null);
-    expect(madeLines(media)).to.have.length(1);
+    // The line is written after the commit that the row shows, and read from the server's pipe.
+    const lines = await until('its log line', () => Promise.resolve(madeLines(media).length > 0 && madeLines(media)));
+    expect(lines).to.have.length(1);
     const made = await madeFrom(media);
     // 5 widths × AVIF, WebP, JPEG, and the two crops: each name written once (a second write would have failed on the key).
     expect(made).to.have.length(17);

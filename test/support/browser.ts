@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { AppContext } from '../../lib/context.js';
 import { contextOf, createTestApp, resetData } from './app.js';
 
@@ -39,6 +39,19 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Starts the app on 127.0.0.1 and a free port; returns the server and its base URL. */
+/**
+ * Clicks a form's submit button and waits for the form's answer (its POST, then the page
+ * it leads to). Waiting for the URL instead would return at once when the form posts to
+ * the page it is on (the editor), before anything is saved.
+ */
+export async function submitWith(page: Page, button: Locator): Promise<void> {
+  await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST' && response.request().resourceType() === 'document'),
+    button.click(),
+  ]);
+  await page.waitForLoadState();
+}
+
 export async function listenOnFreePort(app: Express): Promise<{ server: Server; baseUrl: string }> {
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
