@@ -35,6 +35,8 @@ export interface GrantView extends Grant {
 
 // The caller's roles: the primary one and those assigned.
 const USER_ROLES = `SELECT role_id FROM app_auth_users WHERE id = :user UNION SELECT role_id FROM app_auth_user_roles WHERE user_id = :user`;
+/** The same with positional bindings: the user's id twice. */
+export const USER_ROLES_BOUND = `SELECT role_id FROM app_auth_users WHERE id = ? UNION SELECT role_id FROM app_auth_user_roles WHERE user_id = ?`;
 
 /**
  * The session user's permissions held through grants (ModuleRegistrar.scopedPermissions):
@@ -171,7 +173,7 @@ export function sectionPagesCte(writable = false): string {
   const filter = writable ? ` AND g.permissions && ARRAY['pages.manage', 'pages.manage_own']::text[]` : '';
   return `section_pages(id) AS (
     SELECT g.page_id FROM app_page_grants g
-    WHERE g.role_id IN (SELECT role_id FROM app_auth_users WHERE id = ? UNION SELECT role_id FROM app_auth_user_roles WHERE user_id = ?)${filter}
+    WHERE g.role_id IN (${USER_ROLES_BOUND})${filter}
     UNION
     SELECT c.id FROM ${PAGES_TABLE} c JOIN section_pages s ON c.parent_id = s.id
   )`;

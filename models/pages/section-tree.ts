@@ -4,7 +4,7 @@
 // tree's are (models/pages/admin-tree.ts).
 import type { AppContext } from '../../lib/context.js';
 import { CHILD_COUNT, TREE_COLUMNS, placesOf, searchFilter, type PagePlace, type PageSearch, type TreeRow } from './admin-tree.js';
-import { sectionPagesCte } from './grants.js';
+import { sectionPagesCte, USER_ROLES_BOUND } from './grants.js';
 import { PAGES_TABLE } from './schema.js';
 
 /** The parent search looks at this many matches (by title) before leaving out the page's own subtree. */
@@ -64,7 +64,6 @@ export async function findSectionPages(
 ): Promise<{ rows: TreeRow[]; more: boolean }> {
   const filter = searchFilter(search);
   const need = offset + limit + 1;
-  const roles = 'SELECT role_id FROM app_auth_users WHERE id = ? UNION SELECT role_id FROM app_auth_user_roles WHERE user_id = ?';
   const { rows } = await ctx.db.raw<{ rows: TreeRow[] }>(
     `WITH RECURSIVE candidates AS MATERIALIZED (
        SELECT p.id, p.parent_id, row_number() OVER (ORDER BY p.title, p.id) AS n
@@ -79,7 +78,7 @@ export async function findSectionPages(
            UNION ALL
            SELECT a.id, a.parent_id, up.depth + 1 FROM up JOIN ${PAGES_TABLE} a ON a.id = up.parent_id WHERE up.depth < ${MAX_WALK}
          )
-         SELECT 1 FROM up JOIN app_page_grants g ON g.page_id = up.id WHERE g.role_id IN (${roles})
+         SELECT 1 FROM up JOIN app_page_grants g ON g.page_id = up.id WHERE g.role_id IN (${USER_ROLES_BOUND})
        )
        LIMIT ?
      ),
@@ -87,7 +86,7 @@ export async function findSectionPages(
      answered AS (SELECT (SELECT count(*) FROM found) >= ? OR (SELECT count(*) FROM candidates) < ${SEARCH_CANDIDATES} AS yes),
      section(id, title, slug, visibility) AS (
        SELECT p.id, p.title, p.slug, p.visibility FROM app_page_grants g JOIN ${PAGES_TABLE} p ON p.id = g.page_id
-       WHERE g.role_id IN (${roles}) AND NOT (SELECT yes FROM answered)
+       WHERE g.role_id IN (${USER_ROLES_BOUND}) AND NOT (SELECT yes FROM answered)
        UNION
        SELECT c.id, c.title, c.slug, c.visibility FROM ${PAGES_TABLE} c JOIN section s ON c.parent_id = s.id
      ),
