@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   );
   const { server, baseUrl } = await listenOnFreePort(app);
   try {
-    browser = await launchChromium();
+    browser = await launchChromium(CHROMIUM);
     mkdirSync(OUT, { recursive: true });
     // The themes' screens are npm run screenshots:themes's.
     for (const file of readdirSync(OUT)) if (file.endsWith('.png') && !file.startsWith('theme-')) rmSync(path.join(OUT, file));

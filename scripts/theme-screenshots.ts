@@ -10,7 +10,7 @@ import { closeApp, createApp } from '../app.js';
 import { option, scratchDatabase } from '../bench/support.js';
 import { loadConfig } from '../lib/config.js';
 import { projectRoot } from '../lib/paths.js';
-import { launchChromium, listenOnFreePort } from '../test/support/browser.js';
+import { CHROMIUM, launchChromium, listenOnFreePort } from '../test/support/browser.js';
 import { BROWSER_LOCALE, WIDTHS } from '../test/support/walk.js';
 import { seedSampleSite, THEMES } from './sample-site.js';
 
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     const site = await seedSampleSite(app.locals.ctx, baseUrl);
-    browser = await launchChromium();
+    browser = await launchChromium(CHROMIUM);
     mkdirSync(out, { recursive: true });
     for (const file of readdirSync(out)) if (file.startsWith('theme-') && file.endsWith('.png')) rmSync(path.join(out, file));
     for (const theme of THEMES) {

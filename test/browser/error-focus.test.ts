@@ -20,7 +20,6 @@ describe('the error summary in a browser', function () {
 
   before(async function () {
     if (!chromiumAvailable()) {
-      console.warn('      (skipped: no Chromium at /usr/bin/chromium yet)');
       this.skip();
     }
     const app = createTestApp();
