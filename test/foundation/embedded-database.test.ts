@@ -7,16 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../lib/paths.js';
+import { bundledEntryArgs } from '../support/server-bundle.js';
 import { spawnServer, waitForListening } from '../support/server-process.js';
 
 describe('embedded database shared by two servers on one data folder', () => {
   let dataDir: string;
-  before(function () {
+  before(async function () {
     this.timeout(120_000);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'site-embedded-'));
     // When run as root, PostgreSQL runs as the postgres user, who must reach the folder.
     chmodSync(dataDir, 0o755);
-    const migrate = spawnSync(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts/migrate.ts'), 'latest'], {
+    const migrate = spawnSync(process.execPath, [...(await bundledEntryArgs('migrate')), 'latest'], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
       encoding: 'utf8',

@@ -12,6 +12,7 @@ import { projectRoot } from '../../lib/paths.js';
 import { siteMigrationDirectories } from '../../routes/site-modules.js';
 import { createScratchDatabase, dropScratchDatabase, testDatabase } from '../support/database.js';
 import { scratchKnex } from '../support/schema-snapshot.js';
+import { bundledEntryArgs } from '../support/server-bundle.js';
 
 const TRIALS = 10;
 
@@ -20,11 +21,12 @@ interface Run {
   output: string;
 }
 
-/** `npm run migrate` (scripts/migrate.ts latest), or with `knexCli` `npx knex migrate:latest` as an operator types it. */
-function runMigrate(databaseUrl: string, { knexCli = false, onOutput }: { knexCli?: boolean; onOutput?: (text: string) => void } = {}): Promise<Run> {
-  const args = knexCli
-    ? [path.join(projectRoot, 'node_modules', '.bin', 'knex'), 'migrate:latest']
-    : ['--import', 'tsx', path.join(projectRoot, 'scripts', 'migrate.ts'), 'latest'];
+/**
+ * `npm run migrate` (scripts/migrate.ts latest, bundled once for the test process:
+ * server-bundle.ts), or with `knexCli` `npx knex migrate:latest` as an operator types it.
+ */
+async function runMigrate(databaseUrl: string, { knexCli = false, onOutput }: { knexCli?: boolean; onOutput?: (text: string) => void } = {}): Promise<Run> {
+  const args = knexCli ? [path.join(projectRoot, 'node_modules', '.bin', 'knex'), 'migrate:latest'] : [...(await bundledEntryArgs('migrate')), 'latest'];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: projectRoot,

@@ -4,8 +4,8 @@
 // two servers run gets its renditions exactly once (one claim, one «media renditions
 // made» line in both servers' logs, each file written once), and both serve them; servers
 // killed in the middle of the work (a crash: no chance to give the claim back) leave it
-// to a server started afterwards, which takes it once the lease has run out and makes
-// only what is missing.
+// to a server started afterwards, which takes it once the lease has run out (its end moved
+// to the past rather than waited for) and makes only what is missing.
 import { expect } from 'chai';
 import type { AppContext } from '../../lib/context.js';
 import type { Media } from '../../models/pages/media.js';
@@ -42,7 +42,7 @@ describe('media renditions across server processes', function () {
     await closeTestApp(app);
   });
 
-  /** `count` servers, once each listens (5 minutes allowed: tsx compiles app.ts in each, slow on a loaded machine); stopped by `after` even if one never listens. */
+  /** `count` servers, once each listens (5 minutes allowed: a start is slow on a loaded machine); stopped by `after` even if one never listens. */
   async function startServers(count: number): Promise<void> {
     servers = await Promise.all(Array.from({ length: count }, () => spawnServer(SERVER_ENV())));
     await Promise.all(servers.map((server) => waitForListening(server, 300_000)));
@@ -122,6 +122,15 @@ describe('media renditions across server processes', function () {
     const stranded = await job(media);
     expect(stranded!.done_at, 'killed before the end').to.equal(null);
     expect(stranded!.lease_token).to.be.a('string');
+    // The claim is still held by the dead servers' lease; its 30 s are made to pass by
+    // moving its end to the past, instead of being waited for.
+    expect(
+      await ctx.db('app_pages_media_jobs').where({ media_id: media.id }).where('leased_until', '>', ctx.db.fn.now()).count('* as held').first(),
+    ).to.deep.equal({ held: 1 });
+    await ctx
+      .db('app_pages_media_jobs')
+      .where({ media_id: media.id })
+      .update({ leased_until: ctx.db.raw("CURRENT_TIMESTAMP - interval '1 second'") });
     const first = await ctx.db('app_upload_blobs').whereIn('name', partial).select(['name', 'created_at']);
 
     await startServers(1);

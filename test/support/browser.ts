@@ -17,10 +17,10 @@ export const CHROMIUM = '/usr/bin/chromium';
  * tests in. The tests run in it when it is installed: the walk of every screen costs 37 s
  * of CPU in it against 67 s in the desktop browser, the same pages, the same findings.
  */
-export const CHROMIUM_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const CHROMIUM_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 /** The browser the tests drive: the headless shell when installed, else the desktop browser. */
-export function testBrowserPath(): string {
+function testBrowserPath(): string {
   return existsSync(CHROMIUM_HEADLESS_SHELL) ? CHROMIUM_HEADLESS_SHELL : CHROMIUM;
 }
 

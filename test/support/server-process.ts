@@ -1,9 +1,10 @@
-// Runs the real entry point (app.ts under tsx) in a child process, as `node dist/app.js`
-// would run on a server, for the tests of start-up and shutdown behaviour.
+// Runs the real entry point (app.ts, bundled once per test process: server-bundle.ts) in a
+// child process, as `node dist/app.js` runs its own bundle on a server, for the tests of
+// start-up and shutdown behaviour.
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { projectRoot } from '../../lib/paths.js';
 import { freePort } from '../../lib/embedded-postgres.js';
+import { bundledEntryArgs } from './server-bundle.js';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -15,7 +16,7 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'app.ts')], {
+  const child = spawn(process.execPath, await bundledEntryArgs('app'), {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,9 +13,9 @@ import request from 'supertest';
 import { ConfigError } from '../../lib/config.js';
 import type { AppContext } from '../../lib/context.js';
 import { migrateUploads } from '../../lib/upload-migrate.js';
-import { projectRoot } from '../../lib/paths.js';
 import { closeTestApp, contextOf, createTestApp, resetData, testConfig, type App } from '../support/app.js';
 import { JPEG_BYTES, PNG_1X1, caller } from '../support/fixtures.js';
+import { bundledEntryArgs } from '../support/server-bundle.js';
 
 const run = promisify(execFile);
 
@@ -207,7 +207,7 @@ describe('uploads stored in PostgreSQL (UPLOAD_STORAGE=database)', () => {
   });
 
   describe('npm run uploads:migrate', function () {
-    // Each test spawns the script through tsx (a cold start of its own): a busy machine's start, not an assertion.
+    // Each test spawns the script (`npm run uploads:migrate`, bundled: server-bundle.ts): a busy machine's start, not an assertion.
     this.timeout(60_000);
     // The same host after UPLOAD_STORAGE=database and a restart: it shares the disk app's UPLOAD_DIR.
     let switchedApp: App;
@@ -305,8 +305,6 @@ describe('uploads stored in PostgreSQL (UPLOAD_STORAGE=database)', () => {
       expect((await request(switchedApp).get(jpeg.url)).headers['content-type']).to.equal('image/jpeg');
     });
 
-    const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
-    const script = path.join(projectRoot, 'scripts', 'uploads-migrate.ts');
     const scriptEnv = () => ({
       PATH: process.env.PATH,
       NODE_ENV: 'test',
@@ -319,17 +317,17 @@ describe('uploads stored in PostgreSQL (UPLOAD_STORAGE=database)', () => {
 
     it('runs as a command: prints what it moved, skipped and failed', async () => {
       const files = await threeOnDisk();
-      const { stdout } = await run(tsx, [script, '--to', 'database'], { env: scriptEnv() });
+      const { stdout } = await run(process.execPath, [...(await bundledEntryArgs('uploads-migrate')), '--to', 'database'], { env: scriptEnv() });
       expect(stdout).to.include('uploads disk → database: moved 3, skipped 0 (already there), failed 0');
       expect(await blobNames(disk)).to.deep.equal(files.map((file) => file.filename).sort());
-      const again = await run(tsx, [script, '--to=database'], { env: scriptEnv() });
+      const again = await run(process.execPath, [...(await bundledEntryArgs('uploads-migrate')), '--to=database'], { env: scriptEnv() });
       expect(again.stdout).to.include('moved 0, skipped 0 (already there), failed 0');
     });
 
     it('refuses a missing or unknown destination with the usage, and moves nothing', async () => {
       await threeOnDisk();
       for (const args of [[], ['--to'], ['--to', 's3'], ['--to', 'database', '--force']]) {
-        const failure = (await run(tsx, [script, ...args], { env: scriptEnv() }).then(
+        const failure = (await run(process.execPath, [...(await bundledEntryArgs('uploads-migrate')), ...args], { env: scriptEnv() }).then(
           () => undefined,
           (error: unknown) => error,
         )) as { code: number; stderr: string } | undefined;
