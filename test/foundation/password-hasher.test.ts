@@ -1,3 +1,4 @@
+// @serial: reads the priority of its hashing threads against its own, which must be under 10 (the lanes that time nothing run at nice 19): run at normal priority (npm test, test/support/run.ts)
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// @serial: spawns app processes and asserts durations (run alone, after the parallel workers: npm test, test/support/run.ts)
+// @serial: spawns app processes and asserts durations (run at normal priority, the rest of the suite at nice 19 beside them: npm test, test/support/run.ts)
 // The cluster's stop while a worker is being replaced (hardening issue): a worker killed,
 // SIGTERM 1.2 s later. Before, the replacement (forked 1 s after the death, still
 // starting when the stop began) never heard its stop, was killed after 15 s, and the

@@ -1,4 +1,4 @@
-// @serial: spawns a cluster and counts which worker answers (a worker slow to listen under load gets no connection): run alone, after the parallel workers (npm test, test/support/run.ts)
+// @serial: spawns a cluster and counts which worker answers (a worker slow to listen under load gets no connection): run at normal priority, the rest of the suite at nice 19 beside them (npm test, test/support/run.ts)
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// @serial: spawns app processes and asserts durations (run alone, after the parallel workers: npm test, test/support/run.ts)
+// @serial: spawns app processes and asserts durations (run at normal priority, the rest of the suite at nice 19 beside them: npm test, test/support/run.ts)
 import net from 'node:net';
 import { expect } from 'chai';
 import { testDatabase } from '../support/database.js';

@@ -1,4 +1,4 @@
-// @serial: spawns app processes and asserts durations (run alone, after the parallel workers: npm test, test/support/run.ts)
+// @serial: spawns app processes and asserts durations (run at normal priority, the rest of the suite at nice 19 beside them: npm test, test/support/run.ts)
 // The public read cache across real processes: two servers (app.ts, as `node dist/app.js`
 // runs) on the test database, the pages written by this process. Each server learns of
 // a change only through its notification, and must never answer the old content once it
