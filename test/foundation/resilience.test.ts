@@ -65,6 +65,19 @@ describe('database outage, as the log shows it', () => {
       for (let index = 0; index < 20; index++) expect((await fetch(`${base}/auth`)).status).to.equal(503);
       await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
       expect((await fetch(`${base}/auth`)).status).to.equal(200);
+      // The server writes its lines through a buffer and the pipe delivers them when it
+      // can: the recovery line and the last request's may follow the answers they describe.
+      const deadline = Date.now() + 10_000;
+      const refusedLines = () =>
+        server
+          .output()
+          .split('\n')
+          .slice(before - 1)
+          .filter((line) => line.includes('"msg":"request"') && line.includes('"status":503')).length;
+      while (!server.output().includes('database available again') || refusedLines() < 20) {
+        if (Date.now() > deadline) throw new Error(`no recovery line or missing request lines:\n${server.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       const lines = server
         .output()
         .split('\n')
